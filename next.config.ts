@@ -1,0 +1,14 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native sqlite bindings and the checkpointers must be loaded by Node, not bundled.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@langchain/langgraph-checkpoint-sqlite",
+    "@langchain/langgraph-checkpoint-postgres",
+    "pg",
+  ],
+  poweredByHeader: false,
+};
+
+export default nextConfig;
