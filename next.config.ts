@@ -9,6 +9,8 @@ const nextConfig: NextConfig = {
     "pg",
   ],
   poweredByHeader: false,
+  // Lets parallel builds (e.g. a second checkout's e2e run) use separate output folders.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
 };
 
 export default nextConfig;
