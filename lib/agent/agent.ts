@@ -1,0 +1,42 @@
+import { createAgent } from "langchain";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
+import { createOfflineChatModel } from "./offline-model";
+import { createTitleMiddleware, type TitleGenerator } from "./title-middleware";
+
+export const ASSISTANT_ID = "agent";
+
+export const SYSTEM_PROMPT = "You are Threadline, a helpful assistant. Answer clearly and concisely.";
+
+export interface ThreadlineAgentOptions {
+  checkpointer?: BaseCheckpointSaver;
+  chatModel?: BaseChatModel;
+  titleConfig?: TitleConfig;
+  /** LLM title path (later issue); null or absent = local fallback only. */
+  titleGenerator?: TitleGenerator | null;
+}
+
+/**
+ * Chain order: middleware = [...others, TitleMiddleware]. afterModel hooks run in REVERSE list
+ * order, so keeping TitleMiddleware last makes its afterModel run first, on the raw first answer,
+ * before any later hook can jump to the end or interrupt and skip it. beforeAgent hooks run in
+ * list order; the instant title only reads the user's message, so its position there is free.
+ */
+export function createThreadlineAgent({
+  checkpointer,
+  chatModel = createOfflineChatModel(),
+  titleConfig = DEFAULT_TITLE_CONFIG,
+  titleGenerator = null,
+}: ThreadlineAgentOptions = {}) {
+  return createAgent({
+    name: ASSISTANT_ID,
+    model: chatModel,
+    tools: [],
+    systemPrompt: SYSTEM_PROMPT,
+    middleware: [createTitleMiddleware({ config: titleConfig, generate: titleGenerator ?? undefined })] as const,
+    checkpointer,
+  });
+}
+
+export type ThreadlineAgent = ReturnType<typeof createThreadlineAgent>;

@@ -1,0 +1,36 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ChatOpenAI } from "@langchain/openai";
+import { createOfflineChatModel } from "./offline-model";
+
+export interface ChatModelEnv {
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  CHAT_MODEL?: string;
+  OFFLINE_MODEL_DELAY_MS?: string;
+}
+
+export function offlineDelayMs(env: ChatModelEnv): number {
+  const raw = env.OFFLINE_MODEL_DELAY_MS?.trim();
+  if (!raw) return 15;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10_000) {
+    throw new Error(`OFFLINE_MODEL_DELAY_MS must be an integer between 0 and 10000 (got "${raw}")`);
+  }
+  return n;
+}
+
+/** True when no provider is configured and the built-in offline model answers. */
+export function usesOfflineModel(env: ChatModelEnv): boolean {
+  return !env.OPENAI_API_KEY?.trim() && !env.OPENAI_BASE_URL?.trim();
+}
+
+/** Any OpenAI-compatible endpoint from env; otherwise the offline model, so the app runs with no key. */
+export function chatModelFromEnv(env: ChatModelEnv): BaseChatModel {
+  if (usesOfflineModel(env)) return createOfflineChatModel({ delayMs: offlineDelayMs(env) });
+  return new ChatOpenAI({
+    model: env.CHAT_MODEL?.trim() || "gpt-4o-mini",
+    apiKey: env.OPENAI_API_KEY?.trim() || "not-needed",
+    configuration: env.OPENAI_BASE_URL?.trim() ? { baseURL: env.OPENAI_BASE_URL.trim() } : undefined,
+    streaming: true,
+  });
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { HumanMessage } from "@langchain/core/messages";
+import { createOfflineChatModel, offlineReply } from "./offline-model";
+import { chatModelFromEnv, offlineDelayMs, usesOfflineModel } from "./models";
+import { OfflineChatModel } from "./offline-model";
+
+describe("offline model", () => {
+  it("says plainly that it is offline, deterministically", () => {
+    const a = offlineReply([new HumanMessage("hello there")]);
+    expect(a).toMatch(/offline/i);
+    expect(a).toContain("OPENAI_API_KEY");
+    expect(offlineReply([new HumanMessage("hello there")])).toBe(a);
+  });
+
+  it("streams the reply token by token", async () => {
+    const model = createOfflineChatModel({ delayMs: 0 });
+    const chunks: string[] = [];
+    for await (const c of await model.stream([new HumanMessage("hi")])) chunks.push(c.text);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join("")).toBe(offlineReply([new HumanMessage("hi")]));
+  });
+
+  it("stops streaming when aborted", async () => {
+    const model = createOfflineChatModel({ delayMs: 20 });
+    const controller = new AbortController();
+    const chunks: string[] = [];
+    await expect(
+      (async () => {
+        for await (const c of await model.stream([new HumanMessage("hi")], { signal: controller.signal })) {
+          chunks.push(c.text);
+          if (chunks.length === 2) controller.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    expect(chunks.length).toBeLessThan(5);
+  });
+
+  it("is chosen when no provider is configured, and the delay is validated", () => {
+    expect(usesOfflineModel({})).toBe(true);
+    expect(usesOfflineModel({ OPENAI_API_KEY: "sk-x" })).toBe(false);
+    expect(chatModelFromEnv({ OFFLINE_MODEL_DELAY_MS: "3" })).toBeInstanceOf(OfflineChatModel);
+    expect(offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "40" })).toBe(40);
+    expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "-1" })).toThrow(/OFFLINE_MODEL_DELAY_MS/);
+    expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "fast" })).toThrow(/between 0 and 10000/);
+  });
+});

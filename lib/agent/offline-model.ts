@@ -1,0 +1,97 @@
+import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+
+export const OFFLINE_MODEL_NAME = "threadline-offline";
+
+export interface OfflineChatModelOptions extends BaseChatModelParams {
+  /** Pause between streamed tokens, so streaming and Stop are visible. */
+  delayMs?: number;
+}
+
+function lastUserText(messages: BaseMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.type === "human") return typeof m.content === "string" ? m.content : m.text;
+  }
+  return "";
+}
+
+/** Deterministic reply: says plainly it is offline and how to get a real model. */
+export function offlineReply(messages: BaseMessage[]): string {
+  const asked = lastUserText(messages).replace(/\s+/g, " ").trim();
+  const quoted = asked.length > 80 ? `${asked.slice(0, 80)}…` : asked;
+  return [
+    "I'm Threadline's offline model: no language model is configured, so I can't really answer.",
+    quoted ? `You said: "${quoted}".` : "",
+    "To chat with a real model, set OPENAI_API_KEY (and optionally OPENAI_BASE_URL and CHAT_MODEL) and restart the server.",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** Splits into word-plus-trailing-space tokens so the stream looks like a model's. */
+function tokenize(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [];
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error("Aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export class OfflineChatModel extends BaseChatModel {
+  delayMs: number;
+
+  constructor(options: OfflineChatModelOptions = {}) {
+    super(options);
+    this.delayMs = Math.max(0, options.delayMs ?? 15);
+  }
+
+  _llmType(): string {
+    return OFFLINE_MODEL_NAME;
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const text = offlineReply(messages);
+    return {
+      generations: [{ text, message: new AIMessage({ content: text, response_metadata: { model_name: OFFLINE_MODEL_NAME, finish_reason: "stop" } }) }],
+    };
+  }
+
+  async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const tokens = tokenize(offlineReply(messages));
+    for (let i = 0; i < tokens.length; i++) {
+      if (this.delayMs > 0) await sleep(this.delayMs, options.signal);
+      const last = i === tokens.length - 1;
+      const chunk = new ChatGenerationChunk({
+        text: tokens[i],
+        message: new AIMessageChunk({
+          content: tokens[i],
+          response_metadata: last ? { model_name: OFFLINE_MODEL_NAME, finish_reason: "stop" } : {},
+        }),
+      });
+      yield chunk;
+      await runManager?.handleLLMNewToken(tokens[i], undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+export function createOfflineChatModel(options: OfflineChatModelOptions = {}): OfflineChatModel {
+  return new OfflineChatModel(options);
+}

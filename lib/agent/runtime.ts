@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { loadTitleConfig, type TitleConfig } from "@/lib/title";
+import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
+import { chatModelFromEnv, usesOfflineModel } from "./models";
+
+export interface AppAgent {
+  db: Database.Database;
+  dbPath: string;
+  checkpointer: SqliteSaver;
+  agent: ThreadlineAgent;
+  titleConfig: TitleConfig;
+  offlineModel: boolean;
+}
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DATA_DIR?.trim() || "./data");
+}
+
+/** Opens (creating if needed) the app's one SQLite file; the API's registry shares this connection. */
+export function openAppAgent(env: NodeJS.ProcessEnv = process.env): AppAgent {
+  // Config errors must stop the server at start, naming the variable; loadTitleConfig throws them.
+  const titleConfig = loadTitleConfig(env);
+  const chatModel = chatModelFromEnv(env);
+  const dir = dataDir(env);
+  fs.mkdirSync(dir, { recursive: true });
+  const dbPath = path.join(dir, "threadline.sqlite");
+  const db = new Database(dbPath);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  const checkpointer = new SqliteSaver(db);
+  const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig });
+  return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env) };
+}
+
+const globalKey = Symbol.for("threadline.appAgent");
+type GlobalWithAgent = typeof globalThis & { [globalKey]?: AppAgent };
+
+/** One per server process; kept on globalThis so dev-mode module reloads don't open a second one. */
+export function getAppAgent(): AppAgent {
+  const g = globalThis as GlobalWithAgent;
+  g[globalKey] ??= openAppAgent();
+  return g[globalKey];
+}
