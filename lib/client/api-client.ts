@@ -1,0 +1,78 @@
+import { Client } from "@langchain/langgraph-sdk";
+import { titleFactOf } from "./thread-row";
+import type { TitleFact } from "@/lib/title";
+
+export const API_PATH = "/api/langgraph";
+export const ASSISTANT_ID = "agent";
+
+let browserClient: Client | null = null;
+let serverPlaceholder: Client | null = null;
+
+/** The API root for this page's origin (the SDK needs an absolute URL). */
+export function browserApiUrl(): string {
+  return `${window.location.origin}${API_PATH}`;
+}
+
+/**
+ * The one SDK client of this tab. During server rendering (no window) it returns an inert client
+ * that nothing calls: hooks only fetch from effects.
+ */
+export function getBrowserClient(): Client {
+  if (typeof window === "undefined") {
+    serverPlaceholder ??= new Client({ apiUrl: `http://localhost${API_PATH}` });
+    return serverPlaceholder;
+  }
+  browserClient ??= new Client({ apiUrl: browserApiUrl() });
+  return browserClient;
+}
+
+/** HTTP status of an SDK or fetch error, when it has one. */
+export function apiErrorStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/**
+ * A human message for an API error: the server's `{detail}` when present. The SDK's HTTPError
+ * message reads `HTTP <status>: <body text>`.
+ */
+export function apiErrorMessage(err: unknown): string {
+  const raw = err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  const body = raw.replace(/^HTTP \d+:\s*/, "");
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const detail = (parsed as { detail?: unknown } | null)?.detail;
+    if (typeof detail === "string" && detail) return detail;
+  } catch {
+    // not JSON: use the text as is
+  }
+  return body || "Something went wrong";
+}
+
+class ApiHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** "Let AI name this": clears the pin and writes a fresh automatic title (not in the SDK). */
+export async function requestTitleRegenerate(threadId: string): Promise<TitleFact> {
+  const res = await fetch(`${browserApiUrl()}/threads/${encodeURIComponent(threadId)}/title/regenerate`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  });
+  const text = await res.text();
+  if (!res.ok) throw new ApiHttpError(res.status, `HTTP ${res.status}: ${text}`);
+  return titleFactOf(JSON.parse(text));
+}
+
+/** DELETE that survives the page going away (used when a tab closes during an undo window). */
+export function deleteThreadKeepalive(threadId: string): void {
+  void fetch(`${browserApiUrl()}/threads/${encodeURIComponent(threadId)}`, { method: "DELETE", keepalive: true }).catch(
+    () => undefined,
+  );
+}

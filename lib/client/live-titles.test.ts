@@ -1,0 +1,91 @@
+import { QueryClient, type InfiniteData } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { applyTabMessage, recordNewThread, recordServerTitle, recordStreamTitle } from "./live-titles";
+import { threadKeys } from "./query-keys";
+import { getPatches, patchRow } from "./row-patches";
+import { buildThreadListModel } from "./thread-list-model";
+import type { ThreadPage } from "./types";
+import { computeThreadTitle } from "./use-thread-title";
+
+function clientWithList(rows: ThreadPage["rows"], fetchedAt = 1): QueryClient {
+  const qc = new QueryClient();
+  const data: InfiniteData<ThreadPage> = { pages: [{ rows, fetchedAt, nextOffset: null, asOf: "x" }], pageParams: [{ offset: 0, asOf: "x" }] };
+  qc.setQueryData(threadKeys.list(""), data);
+  return qc;
+}
+const rowOf = (id: string, title: string | null, kind: "fallback" | "model" | "user" = "fallback") => ({
+  id,
+  createdAt: "2024-06-15T10:00:00.000Z",
+  updatedAt: "2024-06-15T10:00:00.000Z",
+  status: "idle" as const,
+  starred: false,
+  title: { title, source: title ? { kind } : null },
+});
+
+/** The row (list model) and the header (computeThreadTitle) must always agree. */
+function rowAndHeader(qc: QueryClient, id: string) {
+  const pages = qc.getQueryData<InfiniteData<ThreadPage>>(threadKeys.list(""))?.pages ?? [];
+  const row = buildThreadListModel(pages, getPatches(qc), Date.now()).byId.get(id);
+  return { row: row?.title ?? null, header: computeThreadTitle(qc, id).title };
+}
+
+describe("live titles in the query cache", () => {
+  it("patches one row from a values event; row and header agree", () => {
+    const qc = clientWithList([rowOf("a", "hello wor..."), rowOf("b", "other")]);
+    const before = getPatches(qc);
+    recordStreamTitle(qc, "a", { title: "Greeting", title_source: { kind: "model", model: "m" } }, { share: false });
+    expect(rowAndHeader(qc, "a")).toEqual({ row: "Greeting", header: "Greeting" });
+    expect(rowAndHeader(qc, "b")).toEqual({ row: "other", header: "other" });
+    expect(getPatches(qc)).not.toBe(before);
+    expect(getPatches(qc).b).toBeUndefined();
+  });
+
+  it("ignores values without a title and repeats of the same fact", () => {
+    const qc = clientWithList([]);
+    recordStreamTitle(qc, "a", { messages: [], title: null }, { share: false });
+    expect(getPatches(qc).a).toBeUndefined();
+    recordStreamTitle(qc, "a", { title: "T", title_source: { kind: "fallback" } }, { at: 5, share: false });
+    recordStreamTitle(qc, "a", { title: "T", title_source: { kind: "fallback" } }, { at: 9, share: false });
+    expect(getPatches(qc).a.stream?.at).toBe(5);
+  });
+
+  it("keeps the instant title until the server confirms it, with no empty flash", () => {
+    const qc = clientWithList([]);
+    recordNewThread(qc, "n", { instantTitle: "hi there", busy: true, share: false });
+    expect(computeThreadTitle(qc, "n")).toMatchObject({ title: "hi there", pending: true });
+    recordStreamTitle(qc, "n", { title: null }, { share: false }); // first values event: no title yet
+    expect(computeThreadTitle(qc, "n")).toMatchObject({ title: "hi there", pending: true });
+    recordStreamTitle(qc, "n", { title: "hi there", title_source: { kind: "fallback" } }, { share: false });
+    expect(computeThreadTitle(qc, "n")).toMatchObject({ title: "hi there", pending: false });
+  });
+
+  it("a rename response pins the title against later automatic events", () => {
+    const qc = clientWithList([rowOf("a", "hello")]);
+    recordServerTitle(qc, "a", { title: "Mine", source: { kind: "user" } }, { share: false });
+    recordStreamTitle(qc, "a", { title: "Model name", title_source: { kind: "model" } }, { share: false });
+    expect(rowAndHeader(qc, "a")).toEqual({ row: "Mine", header: "Mine" });
+  });
+
+  it("an optimistic edit shows in row and header alike", () => {
+    const qc = clientWithList([rowOf("a", "hello")]);
+    patchRow(qc, "a", (p) => ({ ...p, edit: { title: "Typed", at: Date.now() } }));
+    expect(rowAndHeader(qc, "a")).toEqual({ row: "Typed", header: "Typed" });
+  });
+
+  it("uses the server-rendered seed only when the list lacks the thread", () => {
+    const qc = clientWithList([rowOf("a", "Listed", "model")]);
+    expect(computeThreadTitle(qc, "old", { title: "Seeded", source: { kind: "user" } }).title).toBe("Seeded");
+    expect(computeThreadTitle(qc, "a", { title: "Seeded", source: { kind: "user" } }).title).toBe("Listed");
+  });
+
+  it("applies other tabs' messages", () => {
+    const qc = clientWithList([rowOf("a", "hello")]);
+    applyTabMessage(qc, { type: "server-title", threadId: "a", fact: { title: "Renamed", source: { kind: "user" } }, at: Date.now() });
+    expect(rowAndHeader(qc, "a").row).toBe("Renamed");
+    applyTabMessage(qc, { type: "created", threadId: "n", createdAt: new Date().toISOString() });
+    applyTabMessage(qc, { type: "stream-title", threadId: "n", fact: { title: "New one", source: { kind: "fallback" } }, at: Date.now() });
+    expect(rowAndHeader(qc, "n").row).toBe("New one");
+    applyTabMessage(qc, { type: "deleted", threadId: "a" });
+    expect(rowAndHeader(qc, "a").row).toBeNull();
+  });
+});

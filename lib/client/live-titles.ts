@@ -1,0 +1,82 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { TitleFact } from "@/lib/title";
+import { broadcast, type TabMessage } from "./cross-tab";
+import { getPatches, patchRow } from "./row-patches";
+import { titleFactOf } from "./thread-row";
+
+const sameFact = (a: TitleFact, b: TitleFact) =>
+  a.title === b.title && a.source?.kind === b.source?.kind && (a.source?.model ?? null) === (b.source?.model ?? null);
+
+/**
+ * A run's `values` event (or state) carried a title: remember it as this row's latest stream fact.
+ * Empty titles are not facts (the first values event of a run has none yet) and a repeat of the
+ * same fact keeps its original time. The display rule lives in resolveRowTitle, not here.
+ */
+export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}) {
+  const fact = titleFactOf(values);
+  if (!fact.title) return;
+  const prev = getPatches(qc)[threadId]?.stream;
+  if (prev && !prev.local && sameFact(prev.fact, fact)) return;
+  const at = opts.at ?? Date.now();
+  patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
+  if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });
+}
+
+/** The server answered with the thread's current title (rename, regenerate, another tab). */
+export function recordServerTitle(qc: QueryClient, threadId: string, fact: TitleFact, opts: { at?: number; share?: boolean } = {}) {
+  const at = opts.at ?? Date.now();
+  patchRow(qc, threadId, (p) => ({ ...p, server: { fact, at } }));
+  if (opts.share !== false) broadcast({ type: "server-title", threadId, fact, at });
+}
+
+/** A new thread exists: show its row at once, with the instant title when there is one. */
+export function recordNewThread(
+  qc: QueryClient,
+  threadId: string,
+  opts: { instantTitle?: string | null; share?: boolean; busy?: boolean } = {},
+) {
+  const createdAt = new Date().toISOString();
+  const at = Date.now();
+  patchRow(qc, threadId, (p) => ({
+    ...p,
+    draft: { createdAt },
+    activityAt: createdAt,
+    busy: opts.busy ?? p.busy,
+    stream: opts.instantTitle
+      ? { fact: { title: opts.instantTitle, source: { kind: "fallback" } }, at, local: true }
+      : p.stream,
+  }));
+  if (opts.share !== false) broadcast({ type: "created", threadId, createdAt });
+}
+
+/** A run of this tab started (busy) or ended on a thread. */
+export function recordRunActivity(qc: QueryClient, threadId: string, busy: boolean, opts: { share?: boolean } = {}) {
+  const at = new Date().toISOString();
+  patchRow(qc, threadId, (p) => ({ ...p, busy, activityAt: busy ? at : (p.activityAt ?? at) }));
+  if (opts.share !== false) broadcast({ type: "activity", threadId, at, busy });
+}
+
+/** Applies what another tab told us; never re-broadcasts. */
+export function applyTabMessage(qc: QueryClient, m: TabMessage): void {
+  switch (m.type) {
+    case "server-title":
+      recordServerTitle(qc, m.threadId, m.fact, { at: m.at, share: false });
+      return;
+    case "stream-title":
+      recordStreamTitle(qc, m.threadId, { title: m.fact.title, title_source: m.fact.source }, { at: m.at, share: false });
+      return;
+    case "created":
+      patchRow(qc, m.threadId, (p) => ({ ...p, draft: p.draft ?? { createdAt: m.createdAt }, activityAt: m.createdAt }));
+      return;
+    case "activity":
+      // Another tab's run: show it as active here too (shimmer while untitled), not "ours".
+      patchRow(qc, m.threadId, (p) => ({ ...p, activityAt: m.at, busy: m.busy }));
+      return;
+    case "starred":
+      patchRow(qc, m.threadId, (p) => ({ ...p, starred: m.starred }));
+      return;
+    case "deleted":
+      patchRow(qc, m.threadId, (p) => ({ ...p, deleted: true }));
+      return;
+  }
+}

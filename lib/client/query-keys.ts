@@ -1,0 +1,8 @@
+/** Every TanStack Query key the web app uses. */
+export const threadKeys = {
+  all: ["threads"] as const,
+  /** The sidebar list; `search` "" is the main list, anything else a title search. */
+  list: (search: string) => ["threads", "list", search] as const,
+  /** This tab's per-row patches (live titles, optimistic edits, drafts, hidden rows). */
+  patches: () => ["threads", "patches"] as const,
+};

@@ -1,0 +1,45 @@
+import type { Client } from "@langchain/langgraph-sdk";
+import { toThreadRow } from "./thread-row";
+import type { PageParam, ThreadPage, ThreadRow } from "./types";
+
+export const PAGE_SIZE = 50;
+
+/** The lean list request: registry columns + the extracted title, never `values`. */
+export const LEAN_SELECT = ["thread_id", "created_at", "updated_at", "status", "metadata"] as const;
+export const LEAN_EXTRACT = { title: "values.title", title_source: "values.title_source" } as const;
+
+/** First page of a list: `asOf` "" means "snapshot now". */
+export const FIRST_PAGE: PageParam = { offset: 0, asOf: "" };
+
+/**
+ * One page of the sidebar list. Every page of one list shares the `$as_of` snapshot of its first
+ * page, so paging stays stable while threads are updated.
+ */
+export async function fetchThreadPage(
+  client: Client,
+  param: PageParam,
+  search: string,
+  opts: { limit?: number; signal?: AbortSignal } = {},
+): Promise<ThreadPage> {
+  const limit = opts.limit ?? PAGE_SIZE;
+  const asOf = param.asOf || new Date().toISOString();
+  const metadata: Record<string, unknown> = { $as_of: asOf };
+  if (search.trim()) metadata.$title_search = search.trim();
+  const fetchedAt = Date.now();
+  const threads = await client.threads.search({
+    select: [...LEAN_SELECT],
+    extract: { ...LEAN_EXTRACT },
+    sortBy: "updated_at",
+    sortOrder: "desc",
+    limit,
+    offset: param.offset,
+    metadata,
+    signal: opts.signal,
+  });
+  const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null);
+  return { rows, fetchedAt, nextOffset: threads.length < limit ? null : param.offset + limit, asOf };
+}
+
+export function nextPageParam(last: ThreadPage): PageParam | undefined {
+  return last.nextOffset === null ? undefined : { offset: last.nextOffset, asOf: last.asOf };
+}

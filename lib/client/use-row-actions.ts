@@ -1,0 +1,66 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { toast } from "sonner";
+import { apiErrorMessage, getBrowserClient } from "./api-client";
+import { broadcast } from "./cross-tab";
+import { holdDelete, releaseDelete } from "./pending-deletes";
+import { patchRow } from "./row-patches";
+
+export const UNDO_MS = 5_000;
+
+/** Star/unstar and delete-with-undo for one row; both optimistic. */
+export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) => void } = {}) {
+  const qc = useQueryClient();
+  const { onDeletedOpenThread } = opts;
+
+  const setStarred = useCallback(
+    async (threadId: string, starred: boolean) => {
+      patchRow(qc, threadId, (p) => ({ ...p, starred }));
+      try {
+        await getBrowserClient().threads.update(threadId, { metadata: { starred } });
+        broadcast({ type: "starred", threadId, starred });
+      } catch (err) {
+        patchRow(qc, threadId, (p) => ({ ...p, starred: !starred }));
+        toast.error(`Couldn't ${starred ? "star" : "unstar"} the conversation: ${apiErrorMessage(err)}`);
+      }
+    },
+    [qc],
+  );
+
+  /**
+   * Hides the row at once and shows an Undo toast; the DELETE is sent only when the toast
+   * expires or is dismissed (Undo simply shows the row again: nothing to restore server-side).
+   */
+  const deleteWithUndo = useCallback(
+    (threadId: string, title: string) => {
+      patchRow(qc, threadId, (p) => ({ ...p, deleted: true }));
+      onDeletedOpenThread?.(threadId);
+      const undo = () => {
+        if (!releaseDelete(threadId)) return;
+        patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
+      };
+      const commit = async () => {
+        if (!releaseDelete(threadId)) return;
+        try {
+          await getBrowserClient().threads.delete(threadId);
+          broadcast({ type: "deleted", threadId });
+        } catch (err) {
+          patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
+          toast.error(`Couldn't delete the conversation: ${apiErrorMessage(err)}`);
+        }
+      };
+      holdDelete(threadId, undo);
+      toast(`Deleted “${title}”`, {
+        id: `delete:${threadId}`,
+        duration: UNDO_MS,
+        action: { label: "Undo", onClick: undo },
+        onAutoClose: () => void commit(),
+        onDismiss: () => void commit(),
+      });
+    },
+    [qc, onDeletedOpenThread],
+  );
+
+  return { setStarred, deleteWithUndo };
+}

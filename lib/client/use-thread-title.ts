@@ -1,0 +1,58 @@
+"use client";
+import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useCallback, useRef, useSyncExternalStore } from "react";
+import type { TitleFact, TitleSource } from "@/lib/title";
+import { threadKeys } from "./query-keys";
+import { resolveThreadTitle } from "./resolve-row-title";
+import { getPatches } from "./row-patches";
+import type { ThreadPage, ThreadRow } from "./types";
+
+export interface ThreadTitleView {
+  title: string | null;
+  source: TitleSource | null;
+  pending: boolean;
+}
+
+const NONE: ThreadTitleView = { title: null, source: null, pending: false };
+
+function findListRow(qc: QueryClient, id: string): { row: ThreadRow; fetchedAt: number } | undefined {
+  const data = qc.getQueryData<InfiniteData<ThreadPage>>(threadKeys.list(""));
+  let found: { row: ThreadRow; fetchedAt: number } | undefined;
+  for (const page of data?.pages ?? []) {
+    const row = page.rows.find((r) => r.id === id);
+    if (row && (!found || page.fetchedAt > found.fetchedAt)) found = { row, fetchedAt: page.fetchedAt };
+  }
+  return found;
+}
+
+/**
+ * The one title of a thread, exactly as its sidebar row shows it (same inputs, same
+ * `resolveThreadTitle`). `seed` is the server-rendered state's title, used only when the list
+ * holds no row for the thread (an old thread opened by URL), so the header never flashes.
+ */
+export function computeThreadTitle(qc: QueryClient, threadId: string | null, seed?: TitleFact | null): ThreadTitleView {
+  if (!threadId) return NONE;
+  const patch = getPatches(qc)[threadId];
+  const listed = findListRow(qc, threadId);
+  const seededRow: ThreadRow | undefined =
+    !listed && seed ? { id: threadId, createdAt: "", updatedAt: "", status: "idle", starred: false, title: seed } : undefined;
+  const resolved = resolveThreadTitle(listed?.row ?? seededRow, listed?.fetchedAt ?? 0, patch);
+  const busy = patch?.busy === true || listed?.row.status === "busy";
+  return { title: resolved.title, source: resolved.source, pending: resolved.local || (resolved.title === null && busy) };
+}
+
+const same = (a: ThreadTitleView, b: ThreadTitleView) =>
+  a.title === b.title && a.pending === b.pending && a.source?.kind === b.source?.kind && a.source?.model === b.source?.model;
+
+/** Subscribes a component (chat header, document.title) to one thread's resolved title. */
+export function useThreadTitle(threadId: string | null, seed?: TitleFact | null): ThreadTitleView {
+  const qc = useQueryClient();
+  const last = useRef<ThreadTitleView>(NONE);
+  const getSnapshot = useCallback(() => {
+    const next = computeThreadTitle(qc, threadId, seed);
+    if (!same(last.current, next)) last.current = next;
+    return last.current;
+  }, [qc, threadId, seed]);
+  const subscribe = useCallback((onChange: () => void) => qc.getQueryCache().subscribe(onChange), [qc]);
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+}

@@ -1,0 +1,57 @@
+"use client";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { toast } from "sonner";
+import { normalizeUserTitle } from "@/lib/title";
+import { apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
+import { recordServerTitle } from "./live-titles";
+import { patchRow } from "./row-patches";
+import { titleFactOf } from "./thread-row";
+
+export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
+
+/**
+ * Rename = pin. Optimistic when the text is valid by lib/title's own rule (so the row changes at
+ * once); the server stays the authority: its normalised title settles the row, its 422 message is
+ * shown inline, any other failure rolls back with a toast.
+ */
+export async function renameThread(qc: QueryClient, threadId: string, raw: string): Promise<RenameResult> {
+  const local = normalizeUserTitle(raw);
+  const at = Date.now();
+  if (local.ok) patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
+  const clearOwnEdit = () => patchRow(qc, threadId, (p) => (p.edit?.at === at ? { ...p, edit: undefined } : p));
+  try {
+    const res: unknown = await getBrowserClient().threads.updateState(threadId, { values: { title: raw } });
+    const fact = titleFactOf(res);
+    const settled = fact.title ? fact : { title: local.ok ? local.title : raw, source: { kind: "user" as const } };
+    recordServerTitle(qc, threadId, settled);
+    clearOwnEdit();
+    return { ok: true, title: settled.title ?? "" };
+  } catch (err) {
+    clearOwnEdit();
+    const status = apiErrorStatus(err);
+    const message = apiErrorMessage(err);
+    if (status === 422 || status === 400) return { ok: false, message };
+    toast.error(`Couldn't rename the conversation: ${message}`);
+    return { ok: false, message: null };
+  }
+}
+
+/** "Let AI name this": unpins and takes the fresh automatic title the server wrote. */
+export async function regenerateThreadTitle(qc: QueryClient, threadId: string): Promise<boolean> {
+  try {
+    const fact = await requestTitleRegenerate(threadId);
+    recordServerTitle(qc, threadId, fact);
+    return true;
+  } catch (err) {
+    toast.error(`Couldn't name the conversation: ${apiErrorMessage(err)}`);
+    return false;
+  }
+}
+
+export function useTitleActions() {
+  const qc = useQueryClient();
+  const rename = useCallback((threadId: string, raw: string) => renameThread(qc, threadId, raw), [qc]);
+  const regenerate = useCallback((threadId: string) => regenerateThreadTitle(qc, threadId), [qc]);
+  return { rename, regenerate };
+}
