@@ -1,0 +1,16 @@
+import { getApi } from "@/lib/server/app-api";
+
+// One catch-all: the ~30 Agent Protocol routes live in one table in lib/server/routes.ts, every
+// answer goes through one error mapper (a client mistake is never a 5xx, which the SDK would
+// retry), and the in-process test suites call the very same handler Next serves.
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const handle = (req: Request) => getApi().handle(req);
+
+export const GET = handle;
+export const POST = handle;
+export const PATCH = handle;
+export const PUT = handle;
+export const DELETE = handle;
+export const HEAD = handle;

@@ -1,0 +1,59 @@
+import type Database from "better-sqlite3";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { TitleConfig } from "@/lib/title";
+import type { AgentGraph } from "./graph";
+import { createQueries, type Queries } from "./queries";
+import { Registry } from "./registry";
+import { repairAfterRestart } from "./repair";
+import { Router, pathSegments } from "./router";
+import { RunManager } from "./run-manager";
+import { buildRoutes } from "./routes";
+import { TitleService, type RegenerateTitle } from "./titles";
+
+export interface ApiDeps {
+  /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
+  db: Database.Database;
+  checkpointer: BaseCheckpointSaver;
+  graph: AgentGraph;
+  titleConfig: TitleConfig;
+  /** Seam for regenerate's title source (LLM later); default = local fallback. */
+  regenerateTitle?: RegenerateTitle;
+}
+
+export interface Api {
+  q: Queries;
+  registry: Registry;
+  runs: RunManager;
+  titles: TitleService;
+  graph: AgentGraph;
+  checkpointer: BaseCheckpointSaver;
+  /** Resolves once restart repair is done; requests wait for it. */
+  ready: Promise<void>;
+  /** Web-standard handler for everything under the API root. */
+  handle(req: Request): Promise<Response>;
+}
+
+export function createApi(deps: ApiDeps): Api {
+  // The saver creates its tables lazily; rollback's SQL touches them, so create them now.
+  (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
+  const q = createQueries(deps.db);
+  const registry = new Registry(q);
+  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
+  const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, regenerate: deps.regenerateTitle });
+  const router = buildRoutes(new Router());
+  const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const api: Api = {
+    q,
+    registry,
+    runs,
+    titles,
+    graph: deps.graph,
+    checkpointer: deps.checkpointer,
+    ready,
+    async handle(req) {
+      await ready;
+      return router.handle(api, req, pathSegments(new URL(req.url).pathname));
+    },
+  };
+  return api;
+}

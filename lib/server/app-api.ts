@@ -1,0 +1,24 @@
+import { getAppAgent } from "@/lib/agent";
+import { createApi, type Api } from "./api";
+import type { AgentGraph } from "./graph";
+
+const key = Symbol.for("threadline.api");
+type G = typeof globalThis & { [key]?: Api };
+
+/**
+ * The server's one API instance over the app agent. On globalThis so Next dev's module reloads
+ * reuse it: a second run manager would not know the first one's running runs.
+ */
+export function getApi(): Api {
+  const g = globalThis as G;
+  if (!g[key]) {
+    const app = getAppAgent();
+    g[key] = createApi({
+      db: app.db,
+      checkpointer: app.checkpointer,
+      graph: app.agent.graph as unknown as AgentGraph,
+      titleConfig: app.titleConfig,
+    });
+  }
+  return g[key];
+}

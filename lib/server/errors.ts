@@ -1,0 +1,42 @@
+import { ZodError } from "zod";
+
+/**
+ * An error whose status and message are meant for the client. Anything else that escapes a
+ * handler is a bug and becomes a 500 (logged); client mistakes must never take that path,
+ * because the SDK retries 5xx answers (even on run creation).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, `${what} not found`);
+export const unprocessable = (message: string) => new ApiError(422, message);
+export const conflict = (message: string) => new ApiError(409, message);
+
+export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "application/json");
+  h.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body ?? null), { status, headers: h });
+}
+
+function zodMessage(err: ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`)
+    .join("; ");
+}
+
+/** Maps any thrown value to `{ detail }`; only unknown failures are 500. */
+export function errorResponse(err: unknown): Response {
+  if (err instanceof ApiError) return jsonResponse({ detail: err.message }, err.status);
+  if (err instanceof ZodError) return jsonResponse({ detail: zodMessage(err) }, 422);
+  console.error("[api] unexpected error", err);
+  return jsonResponse({ detail: "Internal server error" }, 500);
+}

@@ -1,0 +1,88 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StateSnapshot } from "@langchain/langgraph";
+import type { TitleFact, TitleSource } from "@/lib/title";
+import { toJsonValue } from "./serde";
+
+/**
+ * The slice of the compiled agent graph the server uses. Typed loosely on purpose: the agent's
+ * full generic type is huge and the server only moves JSON in and out of it.
+ */
+export interface AgentGraph {
+  getState(config: RunnableConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot>;
+  getStateHistory(config: RunnableConfig, options?: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
+  updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig>;
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  nodes: Record<string, unknown>;
+  getGraphAsync?(config?: RunnableConfig): Promise<{ toJSON(): unknown }>;
+}
+
+export const threadConfig = (threadId: string, checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string }): RunnableConfig => ({
+  configurable: {
+    thread_id: threadId,
+    ...(checkpoint?.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}),
+    ...(checkpoint?.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}),
+  },
+});
+
+/**
+ * Title writes (rename, pin, regenerate) are attributed to the title middleware's after-model
+ * node: its out-edge ends the graph when there is no tool call, so the update leaves `next`
+ * empty even on a thread that has never run (the default `__start__` would leave a pending step).
+ */
+export function titleWriterNode(graph: AgentGraph): string | undefined {
+  return Object.keys(graph.nodes).find((n) => n === "TitleMiddleware.after_model");
+}
+
+export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string, title: string, source: TitleSource) {
+  return graph.updateState(threadConfig(threadId), { title, title_source: source }, titleWriterNode(graph));
+}
+
+export function titleFactOf(values: unknown): TitleFact {
+  const v = (values ?? {}) as { title?: unknown; title_source?: unknown };
+  return {
+    title: typeof v.title === "string" ? v.title : null,
+    source: v.title_source && typeof v.title_source === "object" ? (v.title_source as TitleSource) : null,
+  };
+}
+
+export function checkpointJson(config: RunnableConfig | undefined) {
+  const c = config?.configurable;
+  if (!c?.checkpoint_id) return null;
+  return {
+    thread_id: c.thread_id as string,
+    checkpoint_ns: (c.checkpoint_ns as string | undefined) ?? "",
+    checkpoint_id: c.checkpoint_id as string,
+    checkpoint_map: (c.checkpoint_map as Record<string, unknown> | undefined) ?? null,
+  };
+}
+
+/** StateSnapshot → the Agent Protocol ThreadState the SDK's getState/getHistory return. */
+export function stateJson(snap: StateSnapshot) {
+  const tasks = snap.tasks.map((t) => ({
+    id: t.id,
+    name: t.name,
+    path: toJsonValue(t.path) ?? null,
+    error: t.error == null ? null : String((t.error as { message?: unknown }).message ?? t.error),
+    interrupts: toJsonValue(t.interrupts) ?? [],
+    checkpoint: null,
+    state: null,
+    result: toJsonValue(t.result) ?? null,
+  }));
+  return {
+    values: toJsonValue(snap.values) ?? {},
+    next: snap.next,
+    tasks,
+    metadata: toJsonValue(snap.metadata) ?? {},
+    created_at: snap.createdAt ?? null,
+    checkpoint: checkpointJson(snap.config),
+    parent_checkpoint: checkpointJson(snap.parentConfig),
+    interrupts: tasks.flatMap((t) => t.interrupts as unknown[]),
+  };
+}
+
+/** Interrupts keyed by task id, as a thread object carries them. */
+export function interruptsOf(snap: StateSnapshot): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of snap.tasks) if (t.interrupts?.length) out[t.id] = toJsonValue(t.interrupts) as unknown[];
+  return out;
+}

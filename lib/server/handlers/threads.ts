@@ -1,0 +1,108 @@
+import { nowIso } from "../clock";
+import { jsonResponse, unprocessable } from "../errors";
+import { readBody, type Handler } from "../http";
+import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
+import type { ThreadQuery } from "../search-sql";
+import { copyThread } from "../thread-copy";
+
+const AS_OF = "$as_of";
+const TITLE_SEARCH = "$title_search";
+
+/** Splits our `$`-prefixed extension keys out of a metadata filter. */
+function splitMetadata(metadata: Record<string, unknown> | undefined) {
+  const rest: Record<string, unknown> = {};
+  let asOf: string | null = null;
+  let titleSearch: string | null = null;
+  for (const [k, v] of Object.entries(metadata ?? {})) {
+    if (k === AS_OF) {
+      if (typeof v !== "string" || Number.isNaN(Date.parse(v))) throw unprocessable(`${AS_OF} must be an ISO date-time string`);
+      asOf = new Date(Date.parse(v)).toISOString();
+    } else if (k === TITLE_SEARCH) {
+      if (typeof v !== "string") throw unprocessable(`${TITLE_SEARCH} must be a string`);
+      if (v.length > 500) throw unprocessable(`${TITLE_SEARCH} must be at most 500 characters`);
+      titleSearch = v;
+    } else if (k.startsWith("$")) throw unprocessable(`Unknown filter ${k}`);
+    else rest[k] = v;
+  }
+  return { metadata: rest, asOf, titleSearch };
+}
+
+export const createThread: Handler = async ({ api, req }) => {
+  const body = await readBody(req, threadCreateSchema);
+  const row = api.registry.create({ threadId: body.thread_id, metadata: body.metadata, ifExists: body.if_exists });
+  return jsonResponse(api.registry.threadJson(row));
+};
+
+export const getThread: Handler = ({ api, params }) => jsonResponse(api.registry.threadJson(api.registry.get(params.thread_id)));
+
+export const patchThread: Handler = async ({ api, req, params }) => {
+  const body = await readBody(req, threadPatchSchema);
+  api.registry.get(params.thread_id);
+  const row = body.metadata ? api.registry.patchMetadata(params.thread_id, body.metadata) : api.registry.get(params.thread_id);
+  if (req.headers.get("prefer") === "return=minimal") return new Response(null, { status: 204 });
+  return jsonResponse(api.registry.threadJson(row));
+};
+
+export const deleteThread: Handler = async ({ api, params }) => {
+  const id = params.thread_id;
+  api.registry.get(id);
+  const release = await api.runs.drain(id);
+  try {
+    await api.checkpointer.deleteThread(id);
+    api.q.deleteThread(id);
+  } finally {
+    release();
+  }
+  return new Response(null, { status: 204 });
+};
+
+export const searchThreads: Handler = async ({ api, req }) => {
+  const body = await readBody(req, threadSearchSchema);
+  const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
+  const extract = body.extract ? Object.entries(body.extract) : undefined;
+  const select = body.select;
+  const query: ThreadQuery = {
+    metadata,
+    values: body.values,
+    ids: body.ids,
+    status: body.status,
+    titleSearch,
+    asOf,
+    sortBy: body.sort_by ?? "created_at",
+    sortOrder: body.sort_order ?? "desc",
+    limit: body.limit ?? 10,
+    offset: body.offset ?? 0,
+    withValues: !select || select.includes("values"),
+    extract,
+  };
+  const rows = api.registry.search(query);
+  // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
+  return jsonResponse(
+    rows.map((r) => api.registry.threadJson(r, { select, extract })),
+    200,
+    { "X-Threadline-Server-Time": nowIso() },
+  );
+};
+
+export const countThreads: Handler = async ({ api, req }) => {
+  const body = await readBody(req, threadCountSchema);
+  const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
+  const n = api.registry.count({
+    metadata,
+    values: body.values,
+    status: body.status,
+    titleSearch,
+    asOf,
+    sortBy: "created_at",
+    sortOrder: "desc",
+    limit: 0,
+    offset: 0,
+    withValues: false,
+  });
+  return jsonResponse(n);
+};
+
+export const copyThreadHandler: Handler = async ({ api, params }) => {
+  const row = await copyThread(api, params.thread_id);
+  return jsonResponse(api.registry.threadJson(row));
+};

@@ -1,0 +1,61 @@
+import { ApiError, errorResponse } from "./errors";
+import type { Handler, RouteContext } from "./http";
+import type { Api } from "./api";
+
+type Route = { method: string; parts: string[]; handler: Handler };
+
+/** A tiny matcher: "/threads/:thread_id/runs/:run_id" style patterns, exact segment count. */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, parts: pattern.split("/").filter(Boolean), handler });
+    return this;
+  }
+
+  private match(method: string, segments: string[]) {
+    let pathMatched = false;
+    for (const r of this.routes) {
+      if (r.parts.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      const ok = r.parts.every((p, i) => {
+        if (p.startsWith(":")) {
+          params[p.slice(1)] = segments[i];
+          return true;
+        }
+        return p === segments[i];
+      });
+      if (!ok) continue;
+      pathMatched = true;
+      if (r.method === method) return { route: r, params };
+    }
+    return { route: null, pathMatched };
+  }
+
+  async handle(api: Api, req: Request, segments: string[]): Promise<Response> {
+    try {
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const m = this.match(method, segments);
+      if (!m.route) throw new ApiError(m.pathMatched ? 405 : 404, m.pathMatched ? "Method not allowed" : "Not found");
+      const ctx: RouteContext = { api, req, url: new URL(req.url), params: m.params };
+      return await m.route.handler(ctx);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+}
+
+/** "/api/langgraph/threads/x" → ["threads", "x"] (decoded); works with or without the prefix. */
+export function pathSegments(pathname: string, root = "/api/langgraph"): string[] {
+  const rest = pathname.startsWith(root) ? pathname.slice(root.length) : pathname;
+  return rest
+    .split("/")
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
+}

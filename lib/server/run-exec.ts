@@ -1,0 +1,63 @@
+import { Command } from "@langchain/langgraph";
+import type { AgentGraph } from "./graph";
+import type { LiveRun } from "./live-run";
+import type { Registry } from "./registry";
+import { PRODUCED_STREAM_MODES, type CheckpointRef } from "./schemas";
+import { toJson } from "./serde";
+
+/** Client stream mode → graph stream mode. "messages-tuple" is the graph's "messages" mode. */
+const GRAPH_MODE: Record<string, string> = { "messages-tuple": "messages" };
+const PRODUCED = new Set<string>(PRODUCED_STREAM_MODES);
+
+function runInput(run: LiveRun): unknown {
+  const { command, input } = run.body;
+  if (command) return new Command({ resume: command.resume, update: command.update as never, goto: command.goto as never });
+  return input ?? null;
+}
+
+/**
+ * Runs the graph for one run and emits its events. Always streams "values" internally (the
+ * registry's projection needs them) but only emits the modes the client asked for. Throws on
+ * failure or abort; the run manager decides what that means.
+ */
+export async function executeRun(graph: AgentGraph, registry: Registry, run: LiveRun): Promise<void> {
+  const { body, threadId, runId } = run;
+  const requested = new Set<string>(run.modes.filter((m) => PRODUCED.has(m)));
+  const graphModes = [...new Set(["values", ...[...requested].map((m) => GRAPH_MODE[m] ?? m)])];
+  const checkpoint: CheckpointRef | undefined = body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
+  const subgraphs = body.stream_subgraphs === true;
+  const meta = { graph_id: "agent", assistant_id: body.assistant_id, run_id: runId, thread_id: threadId };
+
+  const stream = await graph.stream(runInput(run), {
+    configurable: {
+      ...body.config?.configurable,
+      thread_id: threadId,
+      ...(checkpoint?.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}),
+      ...(checkpoint?.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}),
+    },
+    // The middleware asks this right before any automatic title write (a rename may race the run).
+    context: { ...body.context, readTitlePin: () => registry.readPin(threadId) },
+    streamMode: graphModes,
+    subgraphs,
+    signal: run.abort.signal,
+    runId,
+    metadata: { ...body.config?.metadata, ...body.metadata, ...meta },
+    ...(body.config?.tags ? { tags: body.config.tags } : {}),
+    ...(body.config?.recursion_limit ? { recursionLimit: body.config.recursion_limit } : {}),
+    ...(body.interrupt_before ? { interruptBefore: body.interrupt_before } : {}),
+    ...(body.interrupt_after ? { interruptAfter: body.interrupt_after } : {}),
+    ...(body.durability ? { durability: body.durability } : {}),
+  });
+
+  for await (const chunk of stream) {
+    const parts = chunk as unknown[];
+    const [ns, mode, payload] = subgraphs ? (parts as [string[], string, unknown]) : [[], ...(parts as [string, unknown])];
+    const clientMode = mode === "messages" ? "messages-tuple" : mode;
+    const isRootValues = mode === "values" && ns.length === 0;
+    if (!isRootValues && !requested.has(clientMode)) continue;
+    const data = toJson(payload);
+    if (isRootValues) registry.projectValues(threadId, payload, data);
+    if (!requested.has(clientMode)) continue;
+    run.emit(ns.length ? `${mode}|${ns.join("|")}` : mode, data);
+  }
+}

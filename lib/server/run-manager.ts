@@ -1,0 +1,249 @@
+import { randomUUID } from "node:crypto";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { nowIso } from "./clock";
+import { conflict, notFound } from "./errors";
+import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import { LiveRun, type CancelAction } from "./live-run";
+import type { Queries, RunStatus } from "./queries";
+import type { Registry } from "./registry";
+import { executeRun } from "./run-exec";
+import type { RunCreate, StreamMode } from "./schemas";
+
+/** Finished runs stay in memory this long so a late join can still replay their events. */
+const RETAIN_FINISHED_MS = 15 * 60 * 1000;
+
+interface Lane {
+  active: LiveRun | null;
+  pending: LiveRun[];
+  /** A short state write (rename, regenerate, state update) holding the thread; runs wait for it. */
+  exclusive: Promise<unknown> | null;
+  deleting: boolean;
+}
+
+export interface RunManagerDeps {
+  graph: AgentGraph;
+  registry: Registry;
+  q: Queries;
+  checkpointer: BaseCheckpointSaver;
+}
+
+/**
+ * In-process runs: one lane (queue) per thread, an event buffer per run, fan-out to every
+ * subscriber. Runs never depend on a client being connected (on_disconnect "continue" is the
+ * default); run rows and thread status are written through to SQLite for restart repair.
+ */
+export class RunManager {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly runs = new Map<string, LiveRun>();
+
+  constructor(private readonly d: RunManagerDeps) {}
+
+  private lane(threadId: string): Lane {
+    let lane = this.lanes.get(threadId);
+    if (!lane) this.lanes.set(threadId, (lane = { active: null, pending: [], exclusive: null, deleting: false }));
+    return lane;
+  }
+
+  isBusy(threadId: string): boolean {
+    const lane = this.lanes.get(threadId);
+    return Boolean(lane && (lane.active || lane.pending.length));
+  }
+
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  async create(threadId: string, body: RunCreate): Promise<LiveRun> {
+    const { registry, checkpointer } = this.d;
+    if (!registry.find(threadId)) {
+      if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
+      registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
+    }
+    const checkpoint = body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
+    if (checkpoint?.checkpoint_id && !(await checkpointer.getTuple(threadConfig(threadId, checkpoint)))) {
+      throw notFound(`Checkpoint ${checkpoint.checkpoint_id} of thread ${threadId}`);
+    }
+    // From here on no await until the run is queued: the busy check and the enqueue are atomic.
+    const lane = this.lane(threadId);
+    if (lane.deleting || !registry.find(threadId)) throw notFound(`Thread ${threadId}`);
+    const strategy = body.multitask_strategy ?? "reject";
+    const busy = [lane.active, ...lane.pending].filter((r): r is LiveRun => r != null && !r.cancelAction);
+    if (busy.length && strategy === "reject") {
+      throw conflict(`Thread ${threadId} is busy with run ${busy[0].runId}; use multitask_strategy "enqueue", "interrupt" or "rollback"`);
+    }
+    if (strategy === "interrupt" || strategy === "rollback") for (const r of busy) this.requestCancel(r, strategy);
+
+    const modes = ([] as StreamMode[]).concat(body.stream_mode ?? "values");
+    const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)]);
+    const at = nowIso();
+    this.d.q.insertRun({
+      run_id: run.runId,
+      thread_id: threadId,
+      assistant_id: body.assistant_id,
+      status: "pending",
+      created_at: at,
+      metadata: JSON.stringify(body.metadata ?? {}),
+      kwargs: JSON.stringify({ input: body.input ?? null, command: body.command ?? null, config: body.config ?? {}, context: body.context ?? {}, stream_mode: run.modes, checkpoint: checkpoint ?? null }),
+      multitask_strategy: strategy,
+    });
+    registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
+    registry.setStatus(threadId, "busy", true);
+    run.emit("metadata", { run_id: run.runId, thread_id: threadId, attempt: 1 });
+    this.runs.set(run.runId, run);
+    lane.pending.push(run);
+    this.pruneFinished();
+    this.pump(lane);
+    return run;
+  }
+
+  /** Marks a run cancelled. A pending run ends now; a running one is aborted and ends in `runActive`. */
+  requestCancel(run: LiveRun, action: CancelAction) {
+    if (run.finished || run.cancelAction) return;
+    run.cancelAction = action;
+    const lane = this.lane(run.threadId);
+    const i = lane.pending.indexOf(run);
+    if (i >= 0) {
+      lane.pending.splice(i, 1);
+      run.status = "interrupted";
+      this.persistRunEnd(run);
+      if (!lane.active && !lane.pending.length) this.d.registry.setStatus(run.threadId, "idle", true);
+      run.finish();
+      return;
+    }
+    run.abort.abort(new Error("Run cancelled"));
+  }
+
+  async cancel(threadId: string, runId: string, action: CancelAction, wait: boolean) {
+    const live = this.runs.get(runId);
+    if (!live || live.threadId !== threadId) {
+      if (!this.d.q.getRun(threadId, runId)) throw notFound(`Run ${runId}`);
+      return; // already over (or from before a restart): cancelling is a no-op
+    }
+    this.requestCancel(live, action);
+    if (wait) await live.done;
+  }
+
+  /**
+   * Runs `fn` while holding the thread, unless a run is active or queued: then `onBusy` is
+   * called synchronously, in the same tick as the check, so a run cannot end in between.
+   */
+  async exclusive<T>(threadId: string, fn: () => Promise<T>, onBusy: () => T): Promise<T> {
+    const lane = this.lane(threadId);
+    while (lane.exclusive) await lane.exclusive.catch(() => undefined);
+    if (lane.active || lane.pending.length) return onBusy();
+    const p = fn();
+    lane.exclusive = p;
+    try {
+      return await p;
+    } finally {
+      lane.exclusive = null;
+      this.pump(lane);
+    }
+  }
+
+  /** Cancels every run of the thread, waits for them, and blocks new ones (thread deletion). */
+  async drain(threadId: string) {
+    const lane = this.lane(threadId);
+    lane.deleting = true;
+    const runs = [lane.active, ...lane.pending].filter((r): r is LiveRun => r != null);
+    for (const r of runs) this.requestCancel(r, "interrupt");
+    await Promise.all(runs.map((r) => r.done));
+    while (lane.exclusive) await lane.exclusive.catch(() => undefined);
+    return () => this.lanes.delete(threadId);
+  }
+
+  /** Cancels every unfinished run and waits for them (shutdown, tests). */
+  async drainAll() {
+    const open = [...this.runs.values()].filter((r) => !r.finished);
+    for (const r of open) this.requestCancel(r, "interrupt");
+    await Promise.all(open.map((r) => r.done));
+  }
+
+  private pump(lane: Lane) {
+    if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length) return;
+    const run = lane.pending.shift()!;
+    lane.active = run;
+    void this.runActive(lane, run);
+  }
+
+  private async runActive(lane: Lane, run: LiveRun) {
+    const { q, graph, registry, checkpointer } = this.d;
+    try {
+      run.status = "running";
+      q.setRunStatus(run.runId, "running", null, nowIso());
+      const head = await checkpointer.getTuple(threadConfig(run.threadId));
+      run.startCheckpointId = (head?.config.configurable?.checkpoint_id as string | undefined) ?? null;
+      if (run.cancelAction) throw new Error("Run cancelled");
+      await executeRun(graph, registry, run);
+      run.status = "success";
+    } catch (err) {
+      if (run.cancelAction) run.status = "interrupted";
+      else {
+        run.status = "error";
+        const e = err instanceof Error ? err : new Error(String(err));
+        run.error = { error: e.name || "Error", message: e.message };
+        run.emit("error", run.error);
+      }
+    }
+    if (run.cancelAction === "rollback") {
+      try {
+        q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
+      } catch (err) {
+        console.error("[runs] rollback failed", err);
+      }
+    }
+    this.persistRunEnd(run);
+    // Write any pin owed to the checkpoint, mirror the final state, and release the lane in the
+    // same tick as the last pin check, so a rename arriving now goes down the idle path.
+    await this.settle(run.threadId, () => {
+      lane.active = null;
+      const next = lane.pending.length ? "busy" : threadStatusAfter(run.status, registry.find(run.threadId)?.interrupts_json);
+      registry.setStatus(run.threadId, next, true);
+    });
+    run.finish();
+    this.pump(lane);
+  }
+
+  private persistRunEnd(run: LiveRun) {
+    try {
+      if (run.cancelAction === "rollback") this.d.q.deleteRun(run.runId);
+      else this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso());
+    } catch (err) {
+      console.error("[runs] could not persist run end", err);
+    }
+  }
+
+  /**
+   * Brings the checkpoint and the registry back in step after a run (or at restart): writes a
+   * pending pin into the checkpoint, then mirrors the state. Loops if a rename landed meanwhile.
+   */
+  async settle(threadId: string, release: () => void) {
+    const { graph, registry } = this.d;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      try {
+        const row = registry.find(threadId);
+        if (row?.pin_pending && row.title) {
+          await writeTitleToCheckpoint(graph, threadId, row.title, { kind: "user" });
+          if (registry.find(threadId)?.title === row.title) registry.clearPendingPin(threadId);
+        }
+        const snap = await graph.getState(threadConfig(threadId));
+        registry.mirrorState(threadId, snap);
+      } catch (err) {
+        console.error("[runs] could not settle thread state", threadId, err);
+        break;
+      }
+      if (!registry.find(threadId)?.pin_pending) break;
+    }
+    release();
+  }
+
+  private pruneFinished() {
+    const cutoff = Date.now() - RETAIN_FINISHED_MS;
+    for (const [id, r] of this.runs) if (r.finishedAt != null && r.finishedAt < cutoff) this.runs.delete(id);
+  }
+}
+
+export function threadStatusAfter(status: RunStatus, interruptsJson: string | null | undefined) {
+  if (status === "error") return "error" as const;
+  return interruptsJson && interruptsJson !== "{}" ? ("interrupted" as const) : ("idle" as const);
+}

@@ -1,0 +1,122 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { Client } from "@langchain/langgraph-sdk";
+import { createThreadlineAgent } from "@/lib/agent";
+import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
+import { createApi, type Api } from "./api";
+import type { AgentGraph } from "./graph";
+
+/**
+ * Test-only chat model: answers from a script (cycling), streams word by word with an optional
+ * per-token delay that honours abort, and counts its calls — so tests can prove "no extra model
+ * call" and can rename a thread while its first answer is still streaming.
+ */
+export class ScriptedModel extends BaseChatModel {
+  calls = 0;
+  constructor(
+    private readonly replies: string[] = ["Sure, here is an answer."],
+    private readonly delayMs = 0,
+  ) {
+    super({});
+  }
+  _llmType() {
+    return "scripted";
+  }
+  /** createAgent binds its (empty) tool list; there is nothing to bind. */
+  bindTools() {
+    return this;
+  }
+  private next(): string {
+    return this.replies[this.calls++ % this.replies.length];
+  }
+  async _generate(): Promise<ChatResult> {
+    const text = this.next();
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+  async *_streamResponseChunks(_m: BaseMessage[], options: this["ParsedCallOptions"], rm?: CallbackManagerForLLMRun) {
+    const tokens = this.next().match(/\S+\s*/g) ?? [];
+    for (const token of tokens) {
+      if (this.delayMs) await sleep(this.delayMs, options.signal);
+      const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+      yield chunk;
+      await rm?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error("Aborted"));
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(t), reject(new Error("Aborted"))), { once: true });
+  });
+}
+
+export const API_URL = "http://threadline.test/api/langgraph";
+
+export interface Harness {
+  api: Api;
+  client: Client;
+  model: ScriptedModel;
+  saver: SqliteSaver;
+  db: Database.Database;
+  dir: string;
+  dbPath: string;
+  /** Raw request through the same handler (for non-SDK routes and malformed bodies). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  model?: ScriptedModel;
+  titleConfig?: TitleConfig;
+  /** Reuse a data dir (restart tests). */
+  dir?: string;
+}
+
+/** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
+export function createHarness(opts: HarnessOptions = {}): Harness {
+  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "threadline-api-"));
+  const dbPath = path.join(dir, "threadline.sqlite");
+  const db = new Database(dbPath);
+  db.pragma("journal_mode = WAL");
+  const saver = new SqliteSaver(db);
+  const model = opts.model ?? new ScriptedModel();
+  const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
+  const agent = createThreadlineAgent({ checkpointer: saver, chatModel: model, titleConfig });
+  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig });
+  const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
+  const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
+  return {
+    api,
+    client,
+    model,
+    saver,
+    db,
+    dir,
+    dbPath,
+    fetch: (p, init) => handler(`${API_URL}${p}`, init),
+    async close() {
+      await api.ready;
+      await api.runs.drainAll();
+      db.close();
+      if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects an SDK stream into [event, data] pairs. */
+export async function collect(stream: AsyncIterable<{ event: string; data: unknown; id?: string }>) {
+  const out: { event: string; data: unknown; id?: string }[] = [];
+  for await (const part of stream) out.push(part);
+  return out;
+}
+
+export const human = (text: string) => ({ messages: [{ type: "human", content: text }] });

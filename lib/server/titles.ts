@@ -1,0 +1,87 @@
+import { decideTitle, fallbackTitle, firstUserText, normalizeUserTitle, type TitleConfig, type TitleSource } from "@/lib/title";
+import { conflict, unprocessable } from "./errors";
+import { checkpointJson, threadConfig, titleFactOf, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import type { Registry } from "./registry";
+import type { RunManager } from "./run-manager";
+
+/**
+ * Seam for regenerate's title source. Today: the local fallback from the first user message;
+ * the LLM path plugs in here (same shape as the agent's TitleGenerator) without touching callers.
+ */
+export type RegenerateTitle = (input: { userText: string; assistantText: string; config: TitleConfig }) => Promise<{ title: string; source: TitleSource }>;
+
+export const fallbackRegenerate: RegenerateTitle = async ({ userText, config }) => ({
+  title: fallbackTitle(userText, config),
+  source: { kind: "fallback" },
+});
+
+export interface TitleServiceDeps {
+  graph: AgentGraph;
+  registry: Registry;
+  runs: RunManager;
+  titleConfig: TitleConfig;
+  regenerate?: RegenerateTitle;
+}
+
+const USER: TitleSource = { kind: "user" };
+
+/** Renames and regenerates: the two title writers that come from the API rather than the graph. */
+export class TitleService {
+  constructor(private readonly d: TitleServiceDeps) {}
+
+  /**
+   * A rename. Idle thread → a checkpointed state update. Busy thread → the pin is recorded in
+   * the registry at once (search shows it, the running middleware sees it through
+   * readTitlePin) and the run manager writes it into the checkpoint when the run ends.
+   */
+  async rename(threadId: string, raw: unknown) {
+    const { registry, runs, graph } = this.d;
+    registry.get(threadId);
+    const norm = normalizeUserTitle(raw);
+    if (!norm.ok) throw unprocessable(`title-invalid: ${norm.message}`);
+    const proposal = { title: norm.title, source: USER };
+    return runs.exclusive(
+      threadId,
+      async () => {
+        const snap = await graph.getState(threadConfig(threadId));
+        // decideTitle always accepts a user title; asked anyway so there is one rule in one place.
+        if (!decideTitle(titleFactOf(snap.values), proposal).accept) throw conflict("Title change refused");
+        const config = await writeTitleToCheckpoint(graph, threadId, norm.title, USER);
+        registry.clearPendingPin(threadId);
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return { checkpoint: checkpointJson(config), title: norm.title, title_source: USER, pending: false };
+      },
+      () => {
+        if (!decideTitle(registry.titleOf(registry.get(threadId)), proposal).accept) throw conflict("Title change refused");
+        registry.recordPendingPin(threadId, norm.title);
+        return { checkpoint: null, title: norm.title, title_source: USER, pending: true };
+      },
+    );
+  }
+
+  /** Clears the pin and writes a fresh automatic title now (409 while a run is going). */
+  async regenerate(threadId: string) {
+    const { registry, runs, graph, titleConfig } = this.d;
+    registry.get(threadId);
+    return runs.exclusive(
+      threadId,
+      async () => {
+        const snap = await graph.getState(threadConfig(threadId));
+        const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
+        const userText = firstUserText(messages);
+        if (!userText) throw unprocessable("title-regenerate: the thread has no user message to title");
+        const proposal = await (this.d.regenerate ?? fallbackRegenerate)({ userText, assistantText: "", config: titleConfig });
+        if (!decideTitle(titleFactOf(snap.values), proposal, { regenerate: true }).accept) {
+          throw unprocessable("title-regenerate: no usable title could be generated");
+        }
+        await writeTitleToCheckpoint(graph, threadId, proposal.title, proposal.source);
+        registry.clearPendingPin(threadId);
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return { title: proposal.title, title_source: proposal.source };
+      },
+      () => {
+        throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
+      },
+    );
+  }
+}
