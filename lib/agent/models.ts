@@ -2,12 +2,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { ChatOpenAI } from "@langchain/openai";
 import { createOfflineChatModel } from "./offline-model";
 
-export interface ChatModelEnv {
-  OPENAI_API_KEY?: string;
-  OPENAI_BASE_URL?: string;
-  CHAT_MODEL?: string;
-  OFFLINE_MODEL_DELAY_MS?: string;
-}
+/** Reads OPENAI_API_KEY, OPENAI_BASE_URL, CHAT_MODEL and OFFLINE_MODEL_DELAY_MS. */
+export type ChatModelEnv = Readonly<Record<string, string | undefined>>;
 
 export function offlineDelayMs(env: ChatModelEnv): number {
   const raw = env.OFFLINE_MODEL_DELAY_MS?.trim();

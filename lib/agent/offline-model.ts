@@ -59,6 +59,11 @@ export class OfflineChatModel extends BaseChatModel {
     this.delayMs = Math.max(0, options.delayMs ?? 15);
   }
 
+  /** The offline model never calls tools, so binding them changes nothing; createAgent requires it. */
+  override bindTools(): this {
+    return this;
+  }
+
   _llmType(): string {
     return OFFLINE_MODEL_NAME;
   }
