@@ -8,7 +8,7 @@ import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Client } from "@langchain/langgraph-sdk";
-import { createThreadlineAgent } from "@/lib/agent";
+import { createThreadlineAgent, type TitleGenerator } from "@/lib/agent";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
@@ -33,11 +33,17 @@ export class ScriptedModel extends BaseChatModel {
   bindTools() {
     return this;
   }
+  /** A reply of "__throw__" makes that call fail (error-path tests). */
   private next(): string {
-    return this.replies[this.calls++ % this.replies.length];
+    const reply = this.replies[this.calls++ % this.replies.length];
+    if (reply === "__throw__") throw new Error("model exploded");
+    return reply;
   }
-  async _generate(): Promise<ChatResult> {
+  /** Non-streaming calls take as long as streaming ones, so cancel tests work in every mode. */
+  async _generate(_m: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     const text = this.next();
+    const tokens = text.match(/\S+\s*/g) ?? [];
+    if (this.delayMs) for (let i = 0; i < tokens.length; i++) await sleep(this.delayMs, options.signal);
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
   async *_streamResponseChunks(_m: BaseMessage[], options: this["ParsedCallOptions"], rm?: CallbackManagerForLLMRun) {
@@ -77,6 +83,7 @@ export interface Harness {
 export interface HarnessOptions {
   model?: ScriptedModel;
   titleConfig?: TitleConfig;
+  titleGenerator?: TitleGenerator;
   /** Reuse a data dir (restart tests). */
   dir?: string;
 }
@@ -90,7 +97,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const saver = new SqliteSaver(db);
   const model = opts.model ?? new ScriptedModel();
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
-  const agent = createThreadlineAgent({ checkpointer: saver, chatModel: model, titleConfig });
+  const agent = createThreadlineAgent({ checkpointer: saver, chatModel: model, titleConfig, titleGenerator: opts.titleGenerator });
   const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
