@@ -1,16 +1,35 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
+import { AppShell } from "@/components/shell/AppShell";
+import { Providers } from "@/components/providers";
+import { loadFirstThreadPage, requestNow } from "./_data";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Threadline",
+  title: "New Conversation · Threadline",
   description: "Chat with conversation titles done right",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export const viewport: Viewport = {
+  colorScheme: "light dark",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#0a0a0a" },
+  ],
+};
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  await connection(); // per-request: the list is live data
+  const firstPage = await loadFirstThreadPage();
+  const serverNow = requestNow();
   return (
     <html lang="en">
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
-        {children}
+        <Providers>
+          <AppShell initialPage={firstPage} serverNow={serverNow}>
+            {children}
+          </AppShell>
+        </Providers>
       </body>
     </html>
   );

@@ -1,8 +1,6 @@
-export default function Home() {
-  return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-2xl font-semibold">Threadline</h1>
-      <p className="mt-2 text-neutral-600 dark:text-neutral-400">The chat view arrives with the web app issue.</p>
-    </main>
-  );
+import { NewChat } from "@/components/chat/NewChat";
+import { loadAppInfo } from "./_data";
+
+export default function NewConversationPage() {
+  return <NewChat app={loadAppInfo()} />;
 }

@@ -1,0 +1,63 @@
+import { Client, type Thread } from "@langchain/langgraph-sdk";
+import { cache } from "react";
+import { usesOfflineModel } from "@/lib/agent/models";
+import { getApi } from "@/lib/server/app-api";
+import { loadTitleConfig } from "@/lib/title";
+import { apiErrorStatus } from "@/lib/client/api-client";
+import type { AppInfo } from "@/lib/client/app-info";
+import { fetchThreadPage, FIRST_PAGE } from "@/lib/client/thread-pages";
+import type { ThreadPage } from "@/lib/client/types";
+
+/**
+ * The ONE seam between server components and the API. Server components talk the same Agent
+ * Protocol as the browser (same SDK calls, same lean list), but in-process: the SDK's fetch goes
+ * straight to lib/server's handler, no HTTP round trip to ourselves.
+ */
+const INTERNAL_API = "http://threadline.internal/api/langgraph";
+
+function serverClient(): Client {
+  return new Client({
+    apiUrl: INTERNAL_API,
+    callerOptions: {
+      maxRetries: 0,
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => getApi().handle(new Request(input, init)),
+    },
+  });
+}
+
+/** First page of the sidebar (lean list, `$as_of` = now). null if the API is unavailable. */
+export const loadFirstThreadPage = cache(async (): Promise<ThreadPage | null> => {
+  try {
+    return await fetchThreadPage(serverClient(), FIRST_PAGE, "");
+  } catch (err) {
+    console.error("[web] could not load the conversation list", err);
+    return null;
+  }
+});
+
+export type ThreadValues = Record<string, unknown> & { messages?: unknown[]; title?: string | null };
+
+/** The open thread (standard thread object, with `values`), or null when it does not exist. */
+export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadValues> | null> => {
+  try {
+    return await serverClient().threads.get<ThreadValues>(threadId);
+  } catch (err) {
+    const status = apiErrorStatus(err);
+    if (status === 404 || status === 422) return null;
+    throw err;
+  }
+});
+
+/** What the page tells the browser about the server's setup. */
+export function loadAppInfo(): AppInfo {
+  const env = process.env;
+  const title = loadTitleConfig(env);
+  return {
+    offlineModel: usesOfflineModel(env),
+    chatModel: env.CHAT_MODEL?.trim() || null,
+    title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars },
+  };
+}
+
+/** This request's "now" (date groups are computed from it so server HTML and first client render agree). */
+export const requestNow = cache((): number => Date.now());

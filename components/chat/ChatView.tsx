@@ -1,0 +1,142 @@
+"use client";
+import type { Message } from "@langchain/langgraph-sdk";
+import { useStream } from "@langchain/langgraph-sdk/react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { fallbackTitle, type TitleFact, type TitleSource } from "@/lib/title";
+import { apiErrorMessage, ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
+import type { AppInfo } from "@/lib/client/app-info";
+import { visibleMessages } from "@/lib/client/chat-messages";
+import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
+import { runRegistry } from "@/lib/client/run-registry";
+import { ChatError } from "./ChatError";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { MessageList } from "./MessageList";
+import { OfflineBanner } from "./OfflineBanner";
+
+export type ChatState = {
+  messages: Message[];
+  title?: string | null;
+  title_source?: TitleSource | null;
+};
+
+interface ChatViewProps {
+  /** null on the new-conversation page until the first message creates the thread. */
+  threadId: string | null;
+  initialValues?: ChatState | null;
+  /** The server-rendered title of the thread (so the header never flashes a placeholder). */
+  initialFact?: TitleFact | null;
+  app: AppInfo;
+}
+
+/**
+ * One conversation, streamed with the SDK's `useStream`. Runs are created resumable
+ * (`onDisconnect: "continue"`), so leaving the page mid-answer doesn't cancel them; the run
+ * registry (useStream's reconnect storage) lets the sidebar follow them and rejoins on return.
+ */
+export function ChatView({ threadId: initialThreadId, initialValues, initialFact, app }: ChatViewProps) {
+  const qc = useQueryClient();
+  const [threadId, setThreadId] = useState(initialThreadId);
+  const firstText = useRef<string | null>(null);
+  const [lastSent, setLastSent] = useState<string | null>(null);
+
+  const onThreadId = useCallback(
+    (id: string | null) => {
+      if (!id) return; // our own abort on unmount
+      setThreadId(id);
+      runRegistry.setOpenThread(id); // before the run is recorded, so nobody else joins it
+      window.history.replaceState(null, "", `/c/${encodeURIComponent(id)}`);
+      const text = firstText.current;
+      const instant = app.title.enabled && app.title.instant && text ? fallbackTitle(text, app.title) : null;
+      recordNewThread(qc, id, { instantTitle: instant, busy: true });
+    },
+    [qc, app.title],
+  );
+
+  const stream = useStream<ChatState>({
+    client: getBrowserClient(),
+    assistantId: ASSISTANT_ID,
+    threadId,
+    onThreadId,
+    initialValues: initialValues ?? undefined,
+    fetchStateHistory: false,
+    reconnectOnMount: runRegistry.storage,
+    onCreated: (run) => recordRunActivity(qc, run.thread_id, true),
+  });
+
+  // Which thread is on screen (background runs are followed only for the others).
+  useEffect(() => {
+    runRegistry.setOpenThread(threadId);
+    return () => {
+      if (runRegistry.openThread === threadId) runRegistry.setOpenThread(null);
+    };
+  }, [threadId]);
+
+  // Leaving: stop reading this stream (the run goes on server-side and the sidebar follows it).
+  const switchThread = stream.switchThread;
+  const switchRef = useRef(switchThread);
+  useEffect(() => {
+    switchRef.current = switchThread;
+  }, [switchThread]);
+  useEffect(() => () => switchRef.current(null), []);
+
+  // Live title from this thread's `values` events → that one row (and this header) update.
+  const values = stream.values;
+  const title = values?.title ?? null;
+  const sourceKey = JSON.stringify(values?.title_source ?? null);
+  useEffect(() => {
+    if (threadId && title) recordStreamTitle(qc, threadId, { title, title_source: JSON.parse(sourceKey) });
+  }, [qc, threadId, title, sourceKey]);
+
+  // A run of ours ended (done, stopped or failed).
+  const isLoading = stream.isLoading;
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (wasLoading.current && !isLoading && threadId) {
+      runRegistry.forget(threadId);
+      recordRunActivity(qc, threadId, false);
+    }
+    wasLoading.current = isLoading;
+  }, [qc, isLoading, threadId]);
+
+  const submit = stream.submit;
+  const send = useCallback(
+    (text: string) => {
+      if (!threadId) firstText.current = text;
+      setLastSent(text);
+      const message = { id: crypto.randomUUID(), type: "human" as const, content: text };
+      void submit(
+        { messages: [message] },
+        {
+          streamMode: ["values", "messages-tuple"],
+          streamResumable: true,
+          onDisconnect: "continue",
+          optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }),
+        },
+      );
+    },
+    [submit, threadId],
+  );
+
+  const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
+  const error = stream.error;
+  const retry = lastSent !== null && !isLoading ? () => send(lastSent) : null;
+
+  return (
+    <div className="flex h-dvh min-w-0 flex-1 flex-col" data-testid="chat-view" data-thread-id={threadId ?? ""}>
+      <ChatHeader threadId={threadId} seed={initialFact} />
+      {app.offlineModel ? <OfflineBanner /> : null}
+      <MessageList lines={lines} streaming={isLoading}>
+        {lines.length === 0 && !isLoading ? (
+          <div className="py-16 text-center text-neutral-500" data-testid="empty-chat">
+            <p className="text-lg font-medium text-neutral-700 dark:text-neutral-300">What&apos;s on your mind?</p>
+            <p className="mt-1 text-sm">Your first message names the conversation.</p>
+          </div>
+        ) : null}
+        {error && !isLoading ? <ChatError message={apiErrorMessage(error)} onRetry={retry} /> : null}
+      </MessageList>
+      <Composer streaming={isLoading} onSend={send} onStop={() => void stream.stop()} />
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Fragment, useEffect, type ReactNode, type RefObject } from "react";
+import type { ListItem } from "@/lib/client/types";
+import { ROW_HEIGHT } from "./ConversationRow";
+
+export const HEADER_HEIGHT = 30;
+/** Above this many rows the list is virtualised. */
+export const VIRTUALIZE_ABOVE = 60;
+
+const sizeOf = (item: ListItem) => (item.kind === "header" ? HEADER_HEIGHT : ROW_HEIGHT);
+
+interface ListItemsProps {
+  items: ListItem[];
+  render: (item: ListItem) => ReactNode;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  /** Index of the last item on screen (for infinite loading). */
+  onLastVisible: (index: number) => void;
+}
+
+/** Plain rendering for short lists. Fixed item heights keep the switch to virtual seamless. */
+export function PlainItems({ items, render }: Pick<ListItemsProps, "items" | "render">) {
+  return (
+    <>
+      {items.map((item) => (
+        <Fragment key={item.key}>{render(item)}</Fragment>
+      ))}
+    </>
+  );
+}
+
+/** Only the items in (and near) view are in the DOM; keys are thread ids so scroll is kept. */
+export function VirtualItems({ items, render, scrollRef, onLastVisible }: ListItemsProps) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => sizeOf(items[i]),
+    getItemKey: (i) => items[i].key,
+    overscan: 8,
+  });
+  const visible = virtualizer.getVirtualItems();
+  const last = visible.length ? visible[visible.length - 1].index : -1;
+  useEffect(() => {
+    if (last >= 0) onLastVisible(last);
+  }, [last, onLastVisible]);
+  return (
+    <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+      {visible.map((v) => (
+        <div
+          key={v.key}
+          data-index={v.index}
+          style={{ position: "absolute", top: 0, left: 0, width: "100%", height: v.size, transform: `translateY(${v.start}px)` }}
+        >
+          {render(items[v.index])}
+        </div>
+      ))}
+    </div>
+  );
+}

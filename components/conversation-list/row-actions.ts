@@ -1,0 +1,13 @@
+import type { RenameResult } from "@/lib/client/use-title-actions";
+
+/** Callbacks every row shares (one stable object, so memoised rows don't re-render for it). */
+export interface RowActions {
+  startEdit: (threadId: string) => void;
+  endEdit: () => void;
+  rename: (threadId: string, raw: string) => Promise<RenameResult>;
+  setStarred: (threadId: string, starred: boolean) => void;
+  regenerate: (threadId: string) => void;
+  remove: (threadId: string, title: string) => void;
+  /** A row link was followed (closes the mobile drawer). */
+  navigated: () => void;
+}

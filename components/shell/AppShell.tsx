@@ -1,0 +1,138 @@
+"use client";
+import * as Dialog from "@radix-ui/react-dialog";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { TabMessage } from "@/lib/client/cross-tab";
+import type { ThreadPage } from "@/lib/client/types";
+import { threadIdFromPath } from "@/lib/client/use-active-thread";
+import { useBackgroundRuns } from "@/lib/client/use-background-runs";
+import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
+import { useNow } from "@/lib/client/use-now";
+import { useThreadList } from "@/lib/client/use-thread-list";
+import { ConversationList } from "@/components/conversation-list/ConversationList";
+import { CloseIcon, PlusIcon } from "@/components/ui/icons";
+import { ShellContext, type ShellControls } from "./shell-context";
+import { TitleAnnouncer } from "./TitleAnnouncer";
+
+interface AppShellProps {
+  initialPage: ThreadPage | null;
+  serverNow: number;
+  children: ReactNode;
+}
+
+const DESKTOP = "(min-width: 768px)";
+
+function NewChatButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="new-chat"
+      onClick={onClick}
+      className="flex w-full items-center gap-2 rounded-md border border-neutral-200 px-3 py-2 text-sm font-medium hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800"
+    >
+      <PlusIcon /> New conversation
+    </button>
+  );
+}
+
+/** Sidebar (a drawer on narrow screens) + the page. Lives in the root layout: never remounts. */
+export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
+  const router = useRouter();
+  const now = useNow(serverNow);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [newChatKey, setNewChatKey] = useState(0);
+  const asideSearch = useRef<HTMLInputElement>(null);
+  const drawerSearch = useRef<HTMLInputElement>(null);
+  const focusDrawerSearch = useRef(false);
+
+  useBackgroundRuns();
+  const onTabMessage = useCallback(
+    (m: TabMessage) => {
+      if (m.type === "deleted" && threadIdFromPath(window.location.pathname) === m.threadId) router.push("/");
+    },
+    [router],
+  );
+  useCrossTabSync(onTabMessage);
+
+  const startNewChat = useCallback(() => {
+    setNewChatKey((k) => k + 1);
+    setDrawerOpen(false);
+    router.push("/");
+  }, [router]);
+  const controls = useMemo<ShellControls>(
+    () => ({ openDrawer: () => setDrawerOpen(true), startNewChat, newChatKey }),
+    [startNewChat, newChatKey],
+  );
+
+  // Ctrl/Cmd+K: focus the title search (opening the drawer on narrow screens).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() !== "k" || !(e.ctrlKey || e.metaKey) || e.altKey) return;
+      e.preventDefault();
+      if (window.matchMedia(DESKTOP).matches) {
+        asideSearch.current?.focus();
+        asideSearch.current?.select();
+      } else {
+        focusDrawerSearch.current = true;
+        setDrawerOpen(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  const { model } = useThreadList("", initialPage, now);
+
+  return (
+    <ShellContext.Provider value={controls}>
+      <div className="flex h-dvh overflow-hidden">
+        <aside
+          data-testid="sidebar"
+          className="hidden w-72 shrink-0 flex-col border-r border-neutral-200 bg-neutral-50 md:flex dark:border-neutral-800 dark:bg-neutral-900/60"
+        >
+          <div className="flex items-center justify-between px-4 pb-2 pt-4">
+            <span className="text-sm font-semibold tracking-tight">Threadline</span>
+          </div>
+          <div className="px-2 pb-2">
+            <NewChatButton onClick={startNewChat} />
+          </div>
+          <ConversationList initialPage={initialPage} now={now} searchRef={asideSearch} />
+        </aside>
+        <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <Dialog.Portal>
+            <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 md:hidden" />
+            <Dialog.Content
+              data-testid="drawer"
+              onOpenAutoFocus={(e) => {
+                if (focusDrawerSearch.current) {
+                  e.preventDefault();
+                  drawerSearch.current?.focus();
+                }
+                focusDrawerSearch.current = false;
+              }}
+              className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[85vw] flex-col bg-neutral-50 shadow-xl outline-none md:hidden dark:bg-neutral-900"
+            >
+              <div className="flex items-center justify-between px-4 pb-2 pt-4">
+                <Dialog.Title className="text-sm font-semibold">Conversations</Dialog.Title>
+                <Dialog.Description className="sr-only">Your conversations, newest first</Dialog.Description>
+                <Dialog.Close
+                  aria-label="Close conversations"
+                  className="grid size-8 place-items-center rounded-md hover:bg-neutral-200 dark:hover:bg-neutral-800"
+                >
+                  <CloseIcon />
+                </Dialog.Close>
+              </div>
+              <div className="px-2 pb-2">
+                <NewChatButton onClick={startNewChat} />
+              </div>
+              <ConversationList initialPage={initialPage} now={now} searchRef={drawerSearch} onNavigate={closeDrawer} />
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+        <main className="flex min-w-0 flex-1 flex-col">{children}</main>
+      </div>
+      <TitleAnnouncer model={model} />
+    </ShellContext.Provider>
+  );
+}

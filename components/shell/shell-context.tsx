@@ -1,0 +1,18 @@
+"use client";
+import { createContext, useContext } from "react";
+
+export interface ShellControls {
+  openDrawer: () => void;
+  /** Starts a fresh conversation (also when the new-chat page already shows a thread). */
+  startNewChat: () => void;
+  /** Changes on every startNewChat: the new-chat page keys its ChatView with it. */
+  newChatKey: number;
+}
+
+export const ShellContext = createContext<ShellControls>({
+  openDrawer: () => undefined,
+  startNewChat: () => undefined,
+  newChatKey: 0,
+});
+
+export const useShell = () => useContext(ShellContext);

@@ -1,0 +1,23 @@
+"use client";
+import * as RadixTooltip from "@radix-ui/react-tooltip";
+import type { ReactNode } from "react";
+
+/** A Radix tooltip with house styling; `children` must be one focusable element. */
+export function Tooltip({ content, children, side = "right" }: { content: ReactNode; children: ReactNode; side?: "top" | "right" | "bottom" | "left" }) {
+  return (
+    <RadixTooltip.Root>
+      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
+      <RadixTooltip.Portal>
+        <RadixTooltip.Content
+          side={side}
+          sideOffset={6}
+          data-testid="tooltip"
+          className="z-50 max-w-xs rounded-md bg-neutral-900 px-2 py-1 text-xs text-white shadow-md dark:bg-neutral-100 dark:text-neutral-900"
+        >
+          {content}
+          <RadixTooltip.Arrow className="fill-neutral-900 dark:fill-neutral-100" />
+        </RadixTooltip.Content>
+      </RadixTooltip.Portal>
+    </RadixTooltip.Root>
+  );
+}
