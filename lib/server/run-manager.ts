@@ -55,6 +55,7 @@ export class RunManager {
 
   async create(threadId: string, body: RunCreate): Promise<LiveRun> {
     const { registry, checkpointer } = this.d;
+    if (body.assistant_id !== "agent") throw notFound(`Assistant ${body.assistant_id}`);
     if (!registry.find(threadId)) {
       if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
       registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
