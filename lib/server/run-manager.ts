@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { nowIso } from "./clock";
 import { conflict, notFound } from "./errors";
-import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import { decideTitle, type TitleSource } from "@/lib/title";
+import { threadConfig, titleFactOf, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus } from "./queries";
 import type { Registry } from "./registry";
 import { executeRun } from "./run-exec";
 import type { RunCreate, StreamMode } from "./schemas";
+
+const USER: TitleSource = { kind: "user" };
 
 /** Finished runs stay in memory this long so a late join can still replay their events. */
 const RETAIN_FINISHED_MS = 15 * 60 * 1000;
@@ -222,12 +225,14 @@ export class RunManager {
     const { graph, registry } = this.d;
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
+        let snap = await graph.getState(threadConfig(threadId));
         const row = registry.find(threadId);
-        if (row?.pin_pending && row.title) {
-          await writeTitleToCheckpoint(graph, threadId, row.title, { kind: "user" });
-          if (registry.find(threadId)?.title === row.title) registry.clearPendingPin(threadId);
-        }
-        const snap = await graph.getState(threadConfig(threadId));
+        const pin = { title: row?.title ?? "", source: USER };
+        if (row?.pin_pending && decideTitle(titleFactOf(snap.values), pin).accept) {
+          await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
+          if (registry.find(threadId)?.title === pin.title) registry.clearPendingPin(threadId);
+          snap = await graph.getState(threadConfig(threadId));
+        } else if (row?.pin_pending) registry.clearPendingPin(threadId); // nothing valid to write
         registry.mirrorState(threadId, snap);
       } catch (err) {
         console.error("[runs] could not settle thread state", threadId, err);
