@@ -9,6 +9,7 @@ import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useNow } from "@/lib/client/use-now";
 import { useThreadList } from "@/lib/client/use-thread-list";
+import { noteServerTime } from "@/lib/client/thread-pages";
 import { ConversationList } from "@/components/conversation-list/ConversationList";
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
 import { ShellContext, type ShellControls } from "./shell-context";
@@ -39,6 +40,7 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
 export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
   const router = useRouter();
   const now = useNow(serverNow);
+  useEffect(() => noteServerTime(serverNow), [serverNow]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [newChatKey, setNewChatKey] = useState(0);
   const asideSearch = useRef<HTMLInputElement>(null);

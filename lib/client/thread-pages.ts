@@ -11,6 +11,21 @@ export const LEAN_EXTRACT = { title: "values.title", title_source: "values.title
 /** First page of a list: `asOf` "" means "snapshot now". */
 export const FIRST_PAGE: PageParam = { offset: 0, asOf: "" };
 
+// `$as_of` is compared with the SERVER's clock. The browser learns how far its own clock is off
+// from the server-rendered page's time; small differences (render + network time) are ignored.
+let serverClockOffsetMs = 0;
+const SKEW_TOLERANCE_MS = 5_000;
+
+export function noteServerTime(serverNowMs: number, clientNowMs = Date.now()): void {
+  const offset = serverNowMs - clientNowMs;
+  serverClockOffsetMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
+}
+
+/** "Now" on the server's clock, as the API's `$as_of` expects. */
+export function serverNowIso(): string {
+  return new Date(Date.now() + serverClockOffsetMs).toISOString();
+}
+
 /**
  * One page of the sidebar list. Every page of one list shares the `$as_of` snapshot of its first
  * page, so paging stays stable while threads are updated.
@@ -22,7 +37,7 @@ export async function fetchThreadPage(
   opts: { limit?: number; signal?: AbortSignal } = {},
 ): Promise<ThreadPage> {
   const limit = opts.limit ?? PAGE_SIZE;
-  const asOf = param.asOf || new Date().toISOString();
+  const asOf = param.asOf || serverNowIso();
   const metadata: Record<string, unknown> = { $as_of: asOf };
   if (search.trim()) metadata.$title_search = search.trim();
   const fetchedAt = Date.now();

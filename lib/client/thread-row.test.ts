@@ -41,3 +41,15 @@ describe("toThreadRow", () => {
     expect(titleFactOf({ title: "   ", title_source: { kind: "user" } })).toEqual({ title: null, source: null });
   });
 });
+
+import { noteServerTime, serverNowIso } from "./thread-pages";
+
+describe("server clock for $as_of", () => {
+  it("ignores small offsets and applies real skew", () => {
+    noteServerTime(Date.now() + 1_000);
+    expect(Math.abs(Date.parse(serverNowIso()) - Date.now())).toBeLessThan(200);
+    noteServerTime(Date.now() + 60_000);
+    expect(Date.parse(serverNowIso()) - Date.now()).toBeGreaterThan(59_000);
+    noteServerTime(Date.now());
+  });
+});

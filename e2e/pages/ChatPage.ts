@@ -1,0 +1,67 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The chat pane: composer, messages, header title. */
+export class ChatPage {
+  readonly input: Locator;
+  readonly sendButton: Locator;
+  readonly stopButton: Locator;
+  readonly title: Locator;
+  readonly headerLock: Locator;
+  readonly assistantMessages: Locator;
+  readonly userMessages: Locator;
+  readonly offlineBanner: Locator;
+
+  constructor(readonly page: Page) {
+    this.input = page.getByTestId("composer-input");
+    this.sendButton = page.getByTestId("send-button");
+    this.stopButton = page.getByTestId("stop-button");
+    this.title = page.getByTestId("chat-title");
+    this.headerLock = page.getByTestId("header-lock");
+    this.assistantMessages = page.getByTestId("message-assistant");
+    this.userMessages = page.getByTestId("message-user");
+    this.offlineBanner = page.getByTestId("offline-banner");
+  }
+
+  async openNew() {
+    await this.page.goto("/");
+    await expect(this.input).toBeVisible();
+  }
+
+  async open(threadId: string) {
+    await this.page.goto(`/c/${threadId}`);
+    await expect(this.input).toBeVisible();
+  }
+
+  /** Types and sends with Enter. */
+  async send(text: string) {
+    await this.input.fill(text);
+    await this.input.press("Enter");
+  }
+
+  /** The open thread's id once the URL names it (the new-chat page swaps its URL in place). */
+  async threadId(): Promise<string> {
+    await expect.poll(() => new URL(this.page.url()).pathname, { timeout: 15_000 }).toMatch(/^\/c\/[^/]+$/);
+    return decodeURIComponent(new URL(this.page.url()).pathname.split("/")[2]);
+  }
+
+  /** Sends the first message of a new conversation and returns its thread id. */
+  async startConversation(text: string): Promise<string> {
+    await this.openNew();
+    await this.send(text);
+    return this.threadId();
+  }
+
+  async waitForAnswerToFinish() {
+    await expect(this.stopButton).toBeHidden({ timeout: 30_000 });
+    await expect(this.assistantMessages.last()).toBeVisible();
+  }
+
+  async isStreaming(): Promise<boolean> {
+    return this.stopButton.isVisible();
+  }
+
+  async expectTitle(text: string) {
+    await expect(this.title).toHaveText(text);
+    await expect.poll(() => this.page.title()).toBe(`${text} · Threadline`);
+  }
+}

@@ -1,0 +1,29 @@
+import { test as base, expect } from "@playwright/test";
+import { Client } from "@langchain/langgraph-sdk";
+import { ChatPage } from "./pages/ChatPage";
+import { Sidebar } from "./pages/Sidebar";
+
+export { fallbackTitle } from "../lib/title";
+
+/** An SDK client for seeding and checks (no retries: a failure should show). */
+export function apiClient(): Client {
+  return new Client({ apiUrl: `${process.env.E2E_BASE_URL}/api/langgraph`, callerOptions: { maxRetries: 0 } });
+}
+
+type Fixtures = { chat: ChatPage; sidebar: Sidebar; dialogs: string[] };
+
+/** Page objects, plus a record of any JS dialog (none should ever open). */
+export const test = base.extend<Fixtures>({
+  dialogs: async ({ page }, use) => {
+    const seen: string[] = [];
+    page.on("dialog", (d) => {
+      seen.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
+    await use(seen);
+  },
+  chat: async ({ page }, use) => use(new ChatPage(page)),
+  sidebar: async ({ page }, use) => use(new Sidebar(page)),
+});
+
+export { expect };

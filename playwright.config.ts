@@ -1,0 +1,60 @@
+import { defineConfig, devices } from "@playwright/test";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * E2E against a production build (`next build`, then `next start`), the real API and the offline
+ * model streaming slowly enough to watch. A fresh DATA_DIR per run; NEXT_DIST_DIR is honoured so
+ * a second build folder (e.g. `.next-ui`) can be tested beside the default one.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3217);
+// Computed once in the runner; workers inherit it through the environment.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `threadline-e2e-${process.pid}-${Date.now()}`);
+process.env.E2E_BASE_URL ??= `http://127.0.0.1:${PORT}`;
+const TOKEN_DELAY_MS = process.env.E2E_TOKEN_DELAY_MS ?? "90";
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    command: `node_modules/.bin/next start -p ${PORT}`,
+    url: `${process.env.E2E_BASE_URL}/api/langgraph/info`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      ...(process.env as Record<string, string>),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      OFFLINE_MODEL_DELAY_MS: TOKEN_DELAY_MS,
+      NEXT_TELEMETRY_DISABLED: "1",
+      // The offline model: make sure no real provider is picked up from the environment.
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
+    },
+  },
+});
