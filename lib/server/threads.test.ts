@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createHarness, human, type Harness } from "./test-harness";
+import { ScriptedModel, createHarness, human, sleep, type Harness } from "./test-harness";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -39,6 +39,18 @@ describe("threads: create, get, patch, delete", () => {
     await expect(h.client.threads.create({ threadId: "fixed-id" })).rejects.toThrow(/409/);
     const again = await h.client.threads.create({ threadId: "fixed-id", ifExists: "do_nothing" });
     expect(again.thread_id).toBe("fixed-id");
+  });
+
+  it("deleting a busy thread cancels its run first", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(200)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Busy then gone") });
+    await sleep(30);
+    await h.client.threads.delete(t.thread_id);
+    expect(h.api.runs.get(run.run_id)?.status).toBe("interrupted");
+    await expect(h.client.runs.get(t.thread_id, run.run_id)).rejects.toThrow(/404/);
+    expect(await h.saver.getTuple({ configurable: { thread_id: t.thread_id } })).toBeUndefined();
+    expect(await h.client.threads.count()).toBe(0);
   });
 
   it("delete removes checkpoints and search rows", async () => {

@@ -117,6 +117,21 @@ describe("rename while the first run is streaming", () => {
   });
 });
 
+describe("copy while a rename is pending", () => {
+  it("the copy gets the pinned title even though the source's checkpoint does not have it yet", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Copy me mid-run") });
+    await sleep(40);
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Pinned mid-run" } });
+    const copy = await h.client.threads.copy(t.thread_id);
+    expect((await h.client.threads.getState<TitleValues>(copy.thread_id)).values).toMatchObject({ title: "Pinned mid-run", title_source: USER });
+    expect(await listed(copy.thread_id)).toEqual({ title: "Pinned mid-run", title_source: USER });
+    await h.client.runs.join(t.thread_id, run.run_id);
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Pinned mid-run");
+  });
+});
+
 describe("regenerate and title history", () => {
   it("regenerate clears the pin and writes a fresh automatic title; history shows every revision with its source", async () => {
     h = createHarness();
