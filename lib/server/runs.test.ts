@@ -68,7 +68,7 @@ describe("runs/stream wire format", () => {
     await plain.text();
   });
 
-  it("emits updates and custom-free error events; a failing model ends with error {error, message}", async () => {
+  it("emits updates; a failing model ends the stream with error {error, message}", async () => {
     h = createHarness({ model: new ScriptedModel(["__throw__"]) });
     const t = await h.client.threads.create();
     const parts = (await collect(h.client.runs.stream(t.thread_id, "agent", { input: human("Break please"), streamMode: ["updates", "values"] }))) as Part[];
