@@ -8,6 +8,7 @@ import { fakeModel } from "@langchain/core/testing";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DEFAULT_TITLE_CONFIG, fallbackTitle } from "@/lib/title";
 import { createThreadlineAgent } from "./agent";
+import { TITLE_WRITER_NODE } from "./title-middleware";
 import { createOfflineChatModel } from "./offline-model";
 
 let dir: string;
@@ -159,5 +160,12 @@ describe("TitleMiddleware on the real graph with a SQLite file", () => {
     });
     await agent.invoke({ messages: [msg] }, cfg("t10"));
     expect((await agent.graph.getState(cfg("t10"))).values.title).toBe("What is Rust?");
+  });
+});
+
+describe("graph shape", () => {
+  it("has the node that outside title writes are attributed to", () => {
+    const agent = createThreadlineAgent();
+    expect(Object.keys(agent.graph.nodes)).toContain(TITLE_WRITER_NODE);
   });
 });

@@ -25,6 +25,13 @@ const contextSchema = z.object({
   readTitlePin: z.custom<TitleRuntimeContext["readTitlePin"]>((v) => v === undefined || typeof v === "function").optional(),
 });
 
+/**
+ * The graph node that title writes from outside a run (rename, pin repair, regenerate) are
+ * attributed to: its out-edge ends the graph when the model made no tool call, so such an update
+ * leaves no pending step, even on a thread that has never run.
+ */
+export const TITLE_WRITER_NODE = "TitleMiddleware.after_model";
+
 export interface TitleProposalInput {
   userText: string;
   assistantText: string;

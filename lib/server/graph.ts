@@ -1,6 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { TitleFact, TitleSource } from "@/lib/title";
+import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
 import { toJsonValue } from "./serde";
 
 /**
@@ -30,7 +31,7 @@ export const threadConfig = (threadId: string, checkpoint?: { checkpoint_id?: st
  * empty even on a thread that has never run (the default `__start__` would leave a pending step).
  */
 export function titleWriterNode(graph: AgentGraph): string | undefined {
-  return Object.keys(graph.nodes).find((n) => n === "TitleMiddleware.after_model");
+  return Object.keys(graph.nodes).find((n) => n === TITLE_WRITER_NODE);
 }
 
 export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string, title: string, source: TitleSource) {
