@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { USER_TITLE_MAX_CHARS, normalizeUserTitle } from "./user-title";
+
+describe("normalizeUserTitle", () => {
+  it("sanitises and accepts", () => {
+    expect(normalizeUserTitle("  My   Trip\nPlan ")).toEqual({ ok: true, title: "My Trip Plan" });
+    expect(normalizeUserTitle("\u202Eevil\u001b[31mred\u001b[0m")).toEqual({ ok: true, title: "evilred" });
+    expect(normalizeUserTitle("东京旅行 🇯🇵")).toEqual({ ok: true, title: "东京旅行 🇯🇵" });
+  });
+
+  it.each(["", "   ", "\n\t", "\u200b\u202e", "\u001b[0m"])("%j is empty", (raw) => {
+    expect(normalizeUserTitle(raw)).toEqual({ ok: false, message: "Title must not be empty" });
+  });
+
+  it.each([null, undefined, 42, true, {}, ["a"], { title: "x" }])("non-string %j is rejected", (raw) => {
+    expect(normalizeUserTitle(raw)).toEqual({ ok: false, message: "Title must be a string" });
+  });
+
+  it("accepts exactly 200 graphemes (measured after sanitising)", () => {
+    expect(USER_TITLE_MAX_CHARS).toBe(200);
+    expect(normalizeUserTitle("a".repeat(200))).toEqual({ ok: true, title: "a".repeat(200) });
+    const family = "👨‍👩‍👧‍👦";
+    expect(normalizeUserTitle(family.repeat(200))).toEqual({ ok: true, title: family.repeat(200) });
+    expect(normalizeUserTitle(`  ${"a".repeat(200)}\u200b  `)).toEqual({ ok: true, title: "a".repeat(200) });
+  });
+
+  it("rejects 201 graphemes instead of truncating", () => {
+    const tooLong = { ok: false, message: "Title must be at most 200 characters" };
+    expect(normalizeUserTitle("a".repeat(201))).toEqual(tooLong);
+    expect(normalizeUserTitle("👨‍👩‍👧‍👦".repeat(201))).toEqual(tooLong);
+  });
+
+  it("rejects a 1 MB title quickly", () => {
+    const t0 = performance.now();
+    expect(normalizeUserTitle("x".repeat(1024 * 1024)).ok).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(100);
+  });
+});
