@@ -44,3 +44,14 @@ describe("offline model", () => {
     expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "fast" })).toThrow(/between 0 and 10000/);
   });
 });
+
+describe("offline model pacing", () => {
+  it("takes the per-token delay on invoke too, not only when streamed", async () => {
+    const model = createOfflineChatModel({ delayMs: 5 });
+    const started = Date.now();
+    const reply = await model.invoke([new HumanMessage("hi")]);
+    expect(reply.text).toBe(offlineReply([new HumanMessage("hi")]));
+    // ~35 tokens at 5 ms each: a floor, not a speed target.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5 * 20);
+  });
+});

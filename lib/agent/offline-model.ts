@@ -68,8 +68,10 @@ export class OfflineChatModel extends BaseChatModel {
     return OFFLINE_MODEL_NAME;
   }
 
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const text = offlineReply(messages);
+  /** Paced like the stream, so a run takes as long whether or not the client streams tokens. */
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    let text = "";
+    for await (const chunk of this._streamResponseChunks(messages, options)) text += chunk.text;
     return {
       generations: [{ text, message: new AIMessage({ content: text, response_metadata: { model_name: OFFLINE_MODEL_NAME, finish_reason: "stop" } }) }],
     };

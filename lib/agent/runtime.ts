@@ -16,7 +16,8 @@ export interface AppAgent {
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.DATA_DIR?.trim() || "./data");
+  // The data folder is chosen at run time; keep the bundler from tracing the whole project for it.
+  return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || "./data");
 }
 
 /** Opens (creating if needed) the app's one SQLite file; the API's registry shares this connection. */
