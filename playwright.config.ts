@@ -25,7 +25,8 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results/e2e",
+  // Separate folders let two runs (e.g. two helpers) share a checkout without deleting each other's artifacts.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

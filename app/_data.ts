@@ -5,7 +5,7 @@ import { getApi } from "@/lib/server/app-api";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
-import { fetchThreadPage, FIRST_PAGE } from "@/lib/client/thread-pages";
+import { fetchStarredPage, fetchThreadPage, FIRST_PAGE } from "@/lib/client/thread-pages";
 import type { ThreadPage } from "@/lib/client/types";
 
 /**
@@ -31,6 +31,16 @@ export const loadFirstThreadPage = cache(async (): Promise<ThreadPage | null> =>
     return await fetchThreadPage(serverClient(), FIRST_PAGE, "");
   } catch (err) {
     console.error("[web] could not load the conversation list", err);
+    return null;
+  }
+});
+
+/** Starred threads (they sit above the date groups whatever their age). */
+export const loadStarredPage = cache(async (): Promise<ThreadPage | null> => {
+  try {
+    return await fetchStarredPage(serverClient());
+  } catch (err) {
+    console.error("[web] could not load starred conversations", err);
     return null;
   }
 });

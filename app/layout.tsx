@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
-import { loadFirstThreadPage, requestNow } from "./_data";
+import { loadFirstThreadPage, loadStarredPage, requestNow } from "./_data";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -20,13 +20,13 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   await connection(); // per-request: the list is live data
-  const firstPage = await loadFirstThreadPage();
+  const [page, starred] = await Promise.all([loadFirstThreadPage(), loadStarredPage()]);
   const serverNow = requestNow();
   return (
     <html lang="en">
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         <Providers>
-          <AppShell initialPage={firstPage} serverNow={serverNow}>
+          <AppShell initialList={{ page, starred }} serverNow={serverNow}>
             {children}
           </AppShell>
         </Providers>

@@ -136,7 +136,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         ) : null}
         {error && !isLoading ? <ChatError message={apiErrorMessage(error)} onRetry={retry} /> : null}
       </MessageList>
-      <Composer streaming={isLoading} onSend={send} onStop={() => void stream.stop()} />
+      <Composer streaming={isLoading} onSend={send} onStop={() => void stream.stop()} autoFocus={initialThreadId === null} />
     </div>
   );
 }

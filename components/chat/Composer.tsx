@@ -6,10 +6,12 @@ interface ComposerProps {
   streaming: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
+  autoFocus?: boolean;
 }
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. */
-export function Composer({ streaming, onSend, onStop }: ComposerProps) {
+export function Composer({ streaming, onSend, onStop, autoFocus }: ComposerProps) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
   const send = () => {
@@ -34,7 +36,7 @@ export function Composer({ streaming, onSend, onStop }: ComposerProps) {
           placeholder="Send a message"
           rows={1}
           value={text}
-          autoFocus
+          autoFocus={autoFocus}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {

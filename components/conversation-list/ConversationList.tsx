@@ -4,9 +4,9 @@ import { useCallback, useMemo, useRef, useState, type RefObject } from "react";
 import { threadIdFromPath, useActiveThreadId } from "@/lib/client/use-active-thread";
 import { useDebounced } from "@/lib/client/use-debounced";
 import { useRowActions } from "@/lib/client/use-row-actions";
-import { useThreadList } from "@/lib/client/use-thread-list";
+import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { useTitleActions } from "@/lib/client/use-title-actions";
-import type { ListItem, ThreadPage } from "@/lib/client/types";
+import type { ListItem } from "@/lib/client/types";
 import { ConversationRow } from "./ConversationRow";
 import { HEADER_HEIGHT, PlainItems, VIRTUALIZE_ABOVE, VirtualItems } from "./ListItems";
 import { LoadMoreSentinel } from "./LoadMoreSentinel";
@@ -14,7 +14,7 @@ import type { RowActions } from "./row-actions";
 import { SearchField } from "./SearchField";
 
 interface ConversationListProps {
-  initialPage: ThreadPage | null;
+  initialList: InitialList;
   now: number;
   searchRef: RefObject<HTMLInputElement | null>;
   /** Called after following a row link (the mobile drawer closes). */
@@ -22,12 +22,12 @@ interface ConversationListProps {
 }
 
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
-export function ConversationList({ initialPage, now, searchRef, onNavigate }: ConversationListProps) {
+export function ConversationList({ initialList, now, searchRef, onNavigate }: ConversationListProps) {
   const router = useRouter();
   const activeId = useActiveThreadId();
   const [searchInput, setSearchInput] = useState("");
   const search = useDebounced(searchInput.trim(), 250);
-  const { model, query } = useThreadList(search, initialPage, now);
+  const { model, query } = useThreadList(search, initialList, now);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   const [editingId, setEditingId] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -5,6 +5,7 @@ import { memo } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
 import { provenanceLabel } from "@/lib/client/resolve-row-title";
 import { sameRowView } from "@/lib/client/thread-list-model";
+import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import type { RowView } from "@/lib/client/types";
 import { LockIcon, StarIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
@@ -45,7 +46,12 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
             href={`/c/${row.id}`}
             data-testid="thread-link"
             aria-current={active ? "page" : undefined}
-            onClick={actions.navigated}
+            onClick={(e) => {
+              // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
+              const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
+              if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
+              actions.navigated();
+            }}
             onDoubleClick={(e) => {
               e.preventDefault();
               actions.startEdit(row.id);

@@ -3,12 +3,11 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TabMessage } from "@/lib/client/cross-tab";
-import type { ThreadPage } from "@/lib/client/types";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useNow } from "@/lib/client/use-now";
-import { useThreadList } from "@/lib/client/use-thread-list";
+import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { noteServerTime } from "@/lib/client/thread-pages";
 import { ConversationList } from "@/components/conversation-list/ConversationList";
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
@@ -16,7 +15,7 @@ import { ShellContext, type ShellControls } from "./shell-context";
 import { TitleAnnouncer } from "./TitleAnnouncer";
 
 interface AppShellProps {
-  initialPage: ThreadPage | null;
+  initialList: InitialList;
   serverNow: number;
   children: ReactNode;
 }
@@ -37,7 +36,7 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
 }
 
 /** Sidebar (a drawer on narrow screens) + the page. Lives in the root layout: never remounts. */
-export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
+export function AppShell({ initialList, serverNow, children }: AppShellProps) {
   const router = useRouter();
   const now = useNow(serverNow);
   useEffect(() => noteServerTime(serverNow), [serverNow]);
@@ -84,7 +83,7 @@ export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
   }, []);
 
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-  const { model } = useThreadList("", initialPage, now);
+  const { model } = useThreadList("", initialList, now);
 
   return (
     <ShellContext.Provider value={controls}>
@@ -99,7 +98,7 @@ export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
           <div className="px-2 pb-2">
             <NewChatButton onClick={startNewChat} />
           </div>
-          <ConversationList initialPage={initialPage} now={now} searchRef={asideSearch} />
+          <ConversationList initialList={initialList} now={now} searchRef={asideSearch} />
         </aside>
         <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
           <Dialog.Portal>
@@ -128,7 +127,7 @@ export function AppShell({ initialPage, serverNow, children }: AppShellProps) {
               <div className="px-2 pb-2">
                 <NewChatButton onClick={startNewChat} />
               </div>
-              <ConversationList initialPage={initialPage} now={now} searchRef={drawerSearch} onNavigate={closeDrawer} />
+              <ConversationList initialList={initialList} now={now} searchRef={drawerSearch} onNavigate={closeDrawer} />
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>

@@ -32,11 +32,8 @@ export function apiErrorStatus(err: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-/**
- * A human message for an API error: the server's `{detail}` when present. The SDK's HTTPError
- * message reads `HTTP <status>: <body text>`.
- */
-export function apiErrorMessage(err: unknown): string {
+/** The server's `{detail}` text (or the raw message). The SDK's HTTPError reads `HTTP <status>: <body>`. */
+function apiErrorDetail(err: unknown): string {
   const raw = err instanceof Error ? err.message : typeof err === "string" ? err : "";
   const body = raw.replace(/^HTTP \d+:\s*/, "");
   try {
@@ -46,7 +43,20 @@ export function apiErrorMessage(err: unknown): string {
   } catch {
     // not JSON: use the text as is
   }
-  return body || "Something went wrong";
+  return body;
+}
+
+// Details may start with a machine-readable code, e.g. "title-invalid: Title must not be empty".
+const CODE_PREFIX = /^([a-z]+(?:-[a-z]+)+):\s*/;
+
+/** The machine-readable code of an API error ("title-invalid"), if the detail carries one. */
+export function apiErrorCode(err: unknown): string | null {
+  return CODE_PREFIX.exec(apiErrorDetail(err))?.[1] ?? null;
+}
+
+/** A human message for an API error: the server's detail without its code prefix. */
+export function apiErrorMessage(err: unknown): string {
+  return apiErrorDetail(err).replace(CODE_PREFIX, "") || "Something went wrong";
 }
 
 class ApiHttpError extends Error {

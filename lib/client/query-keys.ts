@@ -3,6 +3,8 @@ export const threadKeys = {
   all: ["threads"] as const,
   /** The sidebar list; `search` "" is the main list, anything else a title search. */
   list: (search: string) => ["threads", "list", search] as const,
+  /** Starred threads (shown first whatever their age). */
+  starred: () => ["threads", "starred"] as const,
   /** This tab's per-row patches (live titles, optimistic edits, drafts, hidden rows). */
   patches: () => ["threads", "patches"] as const,
 };

@@ -61,6 +61,12 @@ describe("buildThreadListModel", () => {
     expect(labels(m)).toEqual(["# Starred", "s-new", "s-old", "# Today", "a"]);
   });
 
+  it("shows an old starred thread (from the starred page) above recent ones", () => {
+    const starredPage = page([row("old-star", daysAgo(200), { starred: true })], 90);
+    const m = buildThreadListModel([starredPage, page([row("a", daysAgo(0)), row("old-star", daysAgo(200), { starred: true })])], {}, NOW);
+    expect(labels(m)).toEqual(["# Starred", "old-star", "# Today", "a"]);
+  });
+
   it("applies an optimistic star/unstar patch", () => {
     const pages = [page([row("a", daysAgo(0)), row("b", daysAgo(5), { starred: true })])];
     const m = buildThreadListModel(pages, { a: { starred: true }, b: { starred: false } }, NOW);

@@ -34,12 +34,13 @@ export async function fetchThreadPage(
   client: Client,
   param: PageParam,
   search: string,
-  opts: { limit?: number; signal?: AbortSignal } = {},
+  opts: { limit?: number; signal?: AbortSignal; starredOnly?: boolean } = {},
 ): Promise<ThreadPage> {
   const limit = opts.limit ?? PAGE_SIZE;
   const asOf = param.asOf || serverNowIso();
   const metadata: Record<string, unknown> = { $as_of: asOf };
   if (search.trim()) metadata.$title_search = search.trim();
+  if (opts.starredOnly) metadata.starred = true;
   const fetchedAt = Date.now();
   const threads = await client.threads.search({
     select: [...LEAN_SELECT],
@@ -53,6 +54,13 @@ export async function fetchThreadPage(
   });
   const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null);
   return { rows, fetchedAt, nextOffset: threads.length < limit ? null : param.offset + limit, asOf };
+}
+
+/** Starred threads sit above every date group, so they are fetched on their own (one page). */
+export const STARRED_LIMIT = 200;
+
+export function fetchStarredPage(client: Client, signal?: AbortSignal): Promise<ThreadPage> {
+  return fetchThreadPage(client, FIRST_PAGE, "", { limit: STARRED_LIMIT, signal, starredOnly: true });
 }
 
 export function nextPageParam(last: ThreadPage): PageParam | undefined {

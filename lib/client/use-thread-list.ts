@@ -1,43 +1,61 @@
 "use client";
-import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type InfiniteData } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getBrowserClient } from "./api-client";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
 import { buildThreadListModel } from "./thread-list-model";
-import { fetchThreadPage, FIRST_PAGE, nextPageParam } from "./thread-pages";
+import { fetchStarredPage, fetchThreadPage, FIRST_PAGE, nextPageParam } from "./thread-pages";
 import type { PageParam, ThreadPage } from "./types";
 
+/** Server-rendered first pages of the sidebar. */
+export interface InitialList {
+  page: ThreadPage | null;
+  starred: ThreadPage | null;
+}
+
+// Live facts are ordered against this tab's clock: stamp server-rendered pages on arrival.
+const restamp = (page: ThreadPage | null) =>
+  page ? { ...page, fetchedAt: typeof window === "undefined" ? page.fetchedAt : Date.now() } : undefined;
+
 /**
- * The sidebar list: one lean request per page (cached, never refetched on focus), merged with
- * this tab's patches into the memoised list model. `initialPage` is the server-rendered first
- * page, so the list is there on first paint.
+ * The sidebar list: one lean request per page (cached, never refetched on focus) plus one for
+ * the starred threads, merged with this tab's patches into the memoised list model. The
+ * server-rendered first pages seed the cache, so the list is there on first paint.
  */
-export function useThreadList(search: string, initialPage: ThreadPage | null, now: number) {
-  const [initialData] = useState<InfiniteData<ThreadPage, PageParam> | undefined>(() =>
-    initialPage
-      ? {
-          // Stamp with this tab's clock: live facts are ordered against it.
-          pages: [{ ...initialPage, fetchedAt: typeof window === "undefined" ? initialPage.fetchedAt : Date.now() }],
-          pageParams: [{ offset: 0, asOf: initialPage.asOf }],
-        }
-      : undefined,
-  );
+export function useThreadList(search: string, initial: InitialList, now: number) {
+  const [seed] = useState(() => ({ page: restamp(initial.page), starred: restamp(initial.starred) }));
   const query = useInfiniteQuery({
     queryKey: threadKeys.list(search),
     queryFn: ({ pageParam, signal }) => fetchThreadPage(getBrowserClient(), pageParam, search, { signal }),
     initialPageParam: FIRST_PAGE,
     getNextPageParam: nextPageParam,
-    initialData: search === "" ? initialData : undefined,
+    initialData:
+      search === "" && seed.page
+        ? ({ pages: [seed.page], pageParams: [{ offset: 0, asOf: seed.page.asOf }] } satisfies InfiniteData<ThreadPage, PageParam>)
+        : undefined,
     staleTime: Infinity,
+    gcTime: search === "" ? Infinity : 5 * 60_000,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
+  const starred = useQuery({
+    queryKey: threadKeys.starred(),
+    queryFn: ({ signal }) => fetchStarredPage(getBrowserClient(), signal),
+    initialData: seed.starred,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    enabled: search === "",
+  });
   const patches = usePatches();
   const pages = query.data?.pages;
+  const starredPage = search === "" ? starred.data : undefined;
   const model = useMemo(
-    () => buildThreadListModel(pages ?? [], patches, now, { includeDrafts: search === "" }),
-    [pages, patches, now, search],
+    () =>
+      buildThreadListModel(starredPage ? [starredPage, ...(pages ?? [])] : (pages ?? []), patches, now, {
+        includeDrafts: search === "",
+      }),
+    [pages, starredPage, patches, now, search],
   );
   return { model, query };
 }

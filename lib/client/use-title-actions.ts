@@ -3,7 +3,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toast } from "sonner";
 import { normalizeUserTitle } from "@/lib/title";
-import { apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
+import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { patchRow } from "./row-patches";
 import { titleFactOf } from "./thread-row";
@@ -29,9 +29,8 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     return { ok: true, title: settled.title ?? "" };
   } catch (err) {
     clearOwnEdit();
-    const status = apiErrorStatus(err);
     const message = apiErrorMessage(err);
-    if (status === 422 || status === 400) return { ok: false, message };
+    if (apiErrorStatus(err) === 422 || apiErrorCode(err) === "title-invalid") return { ok: false, message };
     toast.error(`Couldn't rename the conversation: ${message}`);
     return { ok: false, message: null };
   }

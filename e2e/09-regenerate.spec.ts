@@ -1,0 +1,26 @@
+import { expect, fallbackTitle, test } from "./support";
+
+test("“Let AI name this” unpins a renamed conversation and replaces its title", async ({ page, chat, sidebar }) => {
+  const text = "Give me a weekly workout plan for running a first 10k";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  await sidebar.rename(id, "My running plan");
+  await expect(sidebar.rowLock(id)).toBeVisible();
+
+  // The menu offers it only on pinned rows.
+  await sidebar.menuItem(id, "menu-regenerate");
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+  await expect(sidebar.rowTitle(id)).not.toHaveText("My running plan");
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.row(id)).not.toHaveAttribute("data-title-source", "user");
+  await chat.expectTitle(fallbackTitle(text));
+  await expect(chat.headerLock).toHaveCount(0);
+
+  await sidebar.openMenu(id);
+  await expect(page.getByTestId("menu-regenerate")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+});
