@@ -41,7 +41,7 @@ export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
           <CloseIcon width={12} height={12} />
         </button>
       ) : (
-        <kbd className="pointer-events-none absolute right-2 top-1/2 -translate-y-1/2 rounded border border-neutral-200 px-1 text-[10px] text-neutral-400 dark:border-neutral-700">
+        <kbd className="pointer-events-none absolute right-2 top-1/2 hidden -translate-y-1/2 rounded border md:block border-neutral-200 px-1 text-[10px] text-neutral-400 dark:border-neutral-700">
           Ctrl K
         </kbd>
       )}

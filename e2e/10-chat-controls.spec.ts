@@ -1,0 +1,81 @@
+import { apiClient, expect, fallbackTitle, test } from "./support";
+
+test("Shift+Enter breaks a line, Enter sends, Stop cancels the run", async ({ page, chat }) => {
+  await chat.openNew();
+  await chat.input.fill("first line");
+  await chat.input.press("Shift+Enter");
+  await chat.input.pressSequentially("second line");
+  await expect(chat.input).toHaveValue("first line\nsecond line");
+  await chat.input.press("Enter");
+  const id = await chat.threadId();
+  await expect(chat.userMessages.first()).toHaveText("first line\nsecond line");
+
+  await expect(chat.stopButton).toBeVisible();
+  await chat.stopButton.click();
+  await expect(chat.stopButton).toBeHidden();
+  await expect(chat.sendButton).toBeVisible();
+  const [run] = await apiClient().runs.list(id);
+  await expect.poll(async () => (await apiClient().runs.get(id, run.run_id)).status).not.toBe("running");
+  expect(["interrupted", "error", "timeout"]).toContain((await apiClient().runs.get(id, run.run_id)).status);
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+});
+
+test("a failed run shows inline with a retry that works", async ({ page, chat }) => {
+  const id = await chat.startConversation("Tell me a fun fact about octopuses");
+  await chat.waitForAnswerToFinish();
+
+  await page.route("**/runs/stream", (route) =>
+    route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ detail: "Thread is busy, try again" }) }),
+  );
+  await chat.send("And another one?");
+  await expect(page.getByTestId("chat-error")).toContainText("Thread is busy, try again");
+  await page.unroute("**/runs/stream");
+  await page.getByTestId("retry-button").click();
+  await chat.waitForAnswerToFinish();
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+  await expect(chat.assistantMessages).toHaveCount(2);
+  expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
+});
+
+test("reloading mid-answer rejoins the run; the list is patched, never refetched", async ({ page, chat, sidebar }) => {
+  const text = "List five tips for better sleep and explain each one briefly";
+  const id = await chat.startConversation(text);
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  expect(await chat.isStreaming()).toBe(true);
+
+  await page.reload();
+  const listRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/threads/search")) listRequests.push(r.url());
+  });
+  await expect(chat.stopButton).toBeVisible();
+  await chat.waitForAnswerToFinish();
+  await expect(chat.assistantMessages.last()).toContainText("offline model");
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+
+  await sidebar.rename(id, "Sleep tips");
+  await chat.send("Thanks!");
+  await chat.waitForAnswerToFinish();
+  await expect(sidebar.rowTitle(id)).toHaveText("Sleep tips");
+  expect(listRequests, "no list refetch after load").toEqual([]);
+});
+
+test("delete hides the row at once and Undo brings it back (nothing was deleted)", async ({ page, chat, sidebar }) => {
+  const text = "What should I pack for a rainy hiking weekend?";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  const deletes: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "DELETE") deletes.push(r.url());
+  });
+
+  await sidebar.menuItem(id, "menu-delete");
+  await expect(sidebar.row(id)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await page.waitForTimeout(6_000); // past the undo window
+  expect(deletes).toEqual([]);
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+});
