@@ -20,6 +20,10 @@ test("an inline rename pins the title everywhere and survives reloads and new me
   await expect(sidebar.rowTitle(id)).toHaveText("Python sequences");
   await expect(sidebar.rowLock(id)).toBeVisible();
   await chat.expectTitle("Python sequences");
+  // Server-rendered: the HTML already carries the title (no "New Conversation" flash).
+  const html = await (await page.request.get(`/c/${id}`)).text();
+  expect(html).toContain("<title>Python sequences · Threadline</title>");
+  expect(html).toMatch(/data-testid="chat-title"[^>]*><bdi>Python sequences<\/bdi>/);
 
   await chat.send("And which one is faster?");
   await chat.waitForAnswerToFinish();

@@ -29,6 +29,10 @@ test.describe("a long list", () => {
   });
 
   test("1,000 threads: date groups, at most 80 rows in the DOM while scrolling, server-side title search", async ({ page, sidebar }) => {
+    const listBodies: Array<Record<string, unknown>> = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/threads/search")) listBodies.push(r.postDataJSON() as Record<string, unknown>);
+    });
     await page.goto("/");
     await expect(sidebar.groups.first()).toHaveText("Starred");
     await expect(sidebar.groups.filter({ hasText: "Today" })).toHaveCount(1);
@@ -46,6 +50,15 @@ test.describe("a long list", () => {
     await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
     expect(maxRows).toBeGreaterThan(10);
     expect(maxRows).toBeLessThanOrEqual(80);
+
+    // Lean pages (no values), one snapshot instant for every page of the list.
+    const pages = listBodies.filter((b) => !(b.metadata as Record<string, unknown>).starred);
+    expect(pages.length).toBeGreaterThanOrEqual(COUNT / 50 - 2);
+    for (const body of pages) {
+      expect(body.select).not.toContain("values");
+      expect(body.extract).toEqual({ title: "values.title", title_source: "values.title_source" });
+    }
+    expect(new Set(pages.map((b) => (b.metadata as Record<string, unknown>).$as_of)).size).toBe(1);
 
     // Ctrl+K → search, answered by the server's title index.
     await page.keyboard.press("Control+k");

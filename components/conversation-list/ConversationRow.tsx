@@ -34,7 +34,7 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
       data-pending={row.pending ? "true" : undefined}
       style={{ height: ROW_HEIGHT }}
       className={clsx(
-        "group flex items-center rounded-md text-sm",
+        "group relative flex items-center rounded-md text-sm",
         active ? "bg-neutral-200 dark:bg-neutral-800" : "hover:bg-neutral-100 dark:hover:bg-neutral-800/60",
       )}
     >
@@ -62,7 +62,7 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
                 actions.startEdit(row.id);
               }
             }}
-            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md px-2 outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-9 outline-none focus-visible:ring-2 focus-visible:ring-blue-500 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9"
           >
             {row.starred ? <StarIcon filled className="shrink-0 text-amber-500" title="Starred" /> : null}
             <bdi
@@ -79,7 +79,8 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
         </Tooltip>
       )}
       {editing ? null : (
-        <RowMenu
+        <div className="absolute right-0 top-1/2 -translate-y-1/2">
+          <RowMenu
           title={shown}
           starred={row.starred}
           pinned={pinned}
@@ -87,7 +88,8 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
           onToggleStar={() => actions.setStarred(row.id, !row.starred)}
           onRegenerate={() => actions.regenerate(row.id)}
           onDelete={() => actions.remove(row.id, shown)}
-        />
+          />
+        </div>
       )}
     </div>
   );
