@@ -62,7 +62,7 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
                 actions.startEdit(row.id);
               }
             }}
-            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-9 outline-none focus-visible:ring-2 focus-visible:ring-blue-500 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9"
+            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-9 outline-none focus-visible:ring-2 focus-visible:ring-blue-500 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9"
           >
             {row.starred ? <StarIcon filled className="shrink-0 text-amber-500" title="Starred" /> : null}
             <bdi

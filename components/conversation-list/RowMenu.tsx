@@ -26,7 +26,7 @@ export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRege
           type="button"
           data-testid="row-menu-button"
           aria-label={`Options for ${title}`}
-          className="mr-1 grid size-7 data-[state=open]:opacity-100 shrink-0 place-items-center rounded text-neutral-500 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=open]:bg-neutral-200 data-[state=open]:opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+          className="mr-1 grid size-7 shrink-0 place-items-center rounded text-neutral-500 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=open]:bg-neutral-200 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
         >
           <MoreIcon />
         </button>
