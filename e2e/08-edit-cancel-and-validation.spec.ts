@@ -28,4 +28,17 @@ test("Esc cancels an edit; an empty title is refused with a message and nothing 
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText(original);
   await expect(sidebar.rowLock(id)).toHaveCount(0);
+
+  // Keyboard only: Up/Down move between rows, F2 edits the focused one.
+  await sidebar.row(id).getByTestId("thread-link").focus();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Home");
+  await expect(sidebar.rows.first().getByTestId("thread-link")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(sidebar.rows.nth(1).getByTestId("thread-link")).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("F2");
+  await expect(sidebar.editor).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(sidebar.editor).toBeHidden();
 });

@@ -21,6 +21,21 @@ interface ConversationListProps {
   onNavigate?: () => void;
 }
 
+/** Up/Down (and Home/End) move between row links, so a long list needs no Tab marathon. */
+function moveFocusBetweenRows(e: React.KeyboardEvent<HTMLDivElement>) {
+  if (!["ArrowDown", "ArrowUp", "Home", "End"].includes(e.key)) return;
+  const current = (e.target as HTMLElement).closest('[data-testid="thread-link"]');
+  if (!current) return;
+  const links = [...e.currentTarget.querySelectorAll<HTMLElement>('[data-testid="thread-link"]')];
+  const i = links.indexOf(current as HTMLElement);
+  const next =
+    e.key === "Home" ? links[0] : e.key === "End" ? links[links.length - 1] : links[i + (e.key === "ArrowDown" ? 1 : -1)];
+  if (!next) return;
+  e.preventDefault();
+  next.focus();
+  next.scrollIntoView({ block: "nearest" });
+}
+
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
 export function ConversationList({ initialList, now, searchRef, onNavigate }: ConversationListProps) {
   const router = useRouter();
@@ -85,6 +100,7 @@ export function ConversationList({ initialList, now, searchRef, onNavigate }: Co
         ref={scrollRef}
         data-testid="thread-scroll"
         data-virtual={virtual ? "true" : "false"}
+        onKeyDown={moveFocusBetweenRows}
         className="min-h-0 flex-1 overflow-y-auto px-2 pb-4"
       >
         {virtual ? (
