@@ -1,4 +1,4 @@
-import { expect, fallbackTitle, test } from "./support";
+import { apiClient, expect, fallbackTitle, test } from "./support";
 
 test("Esc cancels an edit; an empty title is refused with a message and nothing changes", async ({ page, chat, sidebar }) => {
   const text = "Compare electric and gas stoves for a small kitchen";
@@ -25,6 +25,9 @@ test("Esc cancels an edit; an empty title is refused with a message and nothing 
   await expect(sidebar.rowLock(id)).toHaveCount(0);
   await chat.expectTitle(original);
 
+  // A second conversation, so there is somewhere for the arrow keys to go even when run alone.
+  const other = await apiClient().threads.create();
+  await apiClient().threads.updateState(other.thread_id, { values: { title: "Keyboard neighbour" } });
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText(original);
   await expect(sidebar.rowLock(id)).toHaveCount(0);

@@ -21,17 +21,39 @@ interface ConversationListProps {
   onNavigate?: () => void;
 }
 
-/** Up/Down (and Home/End) move between row links, so a long list needs no Tab marathon. */
-function moveFocusBetweenRows(e: React.KeyboardEvent<HTMLDivElement>) {
+const LINK = '[data-testid="thread-link"]';
+
+export type Edge = "first" | "last";
+
+function focusEdgeLink(container: HTMLElement, edge: Edge) {
+  const links = container.querySelectorAll<HTMLElement>(LINK);
+  (edge === "first" ? links[0] : links[links.length - 1])?.focus({ preventScroll: true });
+}
+
+/**
+ * Up/Down (and Home/End) move between row links, so a long list needs no Tab marathon. In a
+ * virtualised list the edge row may not be rendered yet: Home/End scroll there and leave the
+ * focus as pending; VirtualItems focuses it once the edge is rendered.
+ */
+function moveFocusBetweenRows(e: React.KeyboardEvent<HTMLDivElement>, pendingEdge: RefObject<Edge | null>, virtual: boolean) {
   if (!["ArrowDown", "ArrowUp", "Home", "End"].includes(e.key)) return;
-  const current = (e.target as HTMLElement).closest('[data-testid="thread-link"]');
+  const current = (e.target as HTMLElement).closest(LINK);
   if (!current) return;
-  const links = [...e.currentTarget.querySelectorAll<HTMLElement>('[data-testid="thread-link"]')];
-  const i = links.indexOf(current as HTMLElement);
-  const next =
-    e.key === "Home" ? links[0] : e.key === "End" ? links[links.length - 1] : links[i + (e.key === "ArrowDown" ? 1 : -1)];
-  if (!next) return;
   e.preventDefault();
+  const container = e.currentTarget;
+  if (e.key === "Home" || e.key === "End") {
+    const edge: Edge = e.key === "Home" ? "first" : "last";
+    const target = edge === "first" ? 0 : container.scrollHeight - container.clientHeight;
+    // Already there (or nothing virtual): the edge row is rendered, and no scroll will re-render.
+    if (!virtual || Math.abs(container.scrollTop - target) < 1) return focusEdgeLink(container, edge);
+    pendingEdge.current = edge;
+    container.scrollTop = target;
+    return;
+  }
+  pendingEdge.current = null;
+  const links = [...container.querySelectorAll<HTMLElement>(LINK)];
+  const next = links[links.indexOf(current as HTMLElement) + (e.key === "ArrowDown" ? 1 : -1)];
+  if (!next) return;
   next.focus();
   next.scrollIntoView({ block: "nearest" });
 }
@@ -46,6 +68,7 @@ export function ConversationList({ initialList, now, searchRef, onNavigate }: Co
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   const [editingId, setEditingId] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const pendingEdge = useRef<Edge | null>(null);
   const { rename, regenerate } = useTitleActions();
   const leaveIfOpen = useCallback(
     (id: string) => {
@@ -100,11 +123,18 @@ export function ConversationList({ initialList, now, searchRef, onNavigate }: Co
         ref={scrollRef}
         data-testid="thread-scroll"
         data-virtual={virtual ? "true" : "false"}
-        onKeyDown={moveFocusBetweenRows}
+        onKeyDown={(e) => moveFocusBetweenRows(e, pendingEdge, virtual)}
         className="min-h-0 flex-1 overflow-y-auto px-2 pb-4"
       >
         {virtual ? (
-          <VirtualItems items={model.items} render={render} scrollRef={scrollRef} onLastVisible={onLastVisible} />
+          <VirtualItems
+            items={model.items}
+            render={render}
+            scrollRef={scrollRef}
+            onLastVisible={onLastVisible}
+            pendingEdge={pendingEdge}
+            focusEdge={focusEdgeLink}
+          />
         ) : (
           <>
             <PlainItems items={model.items} render={render} />

@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Fragment, useEffect, type ReactNode, type RefObject } from "react";
+import { Fragment, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
 import type { ListItem } from "@/lib/client/types";
 import { ROW_HEIGHT } from "./ConversationRow";
 
@@ -16,6 +16,9 @@ interface ListItemsProps {
   scrollRef: RefObject<HTMLDivElement | null>;
   /** Index of the last item on screen (for infinite loading). */
   onLastVisible: (index: number) => void;
+  /** Home/End asked for the first/last row; focus it once it is rendered. */
+  pendingEdge: RefObject<"first" | "last" | null>;
+  focusEdge: (container: HTMLElement, edge: "first" | "last") => void;
 }
 
 /** Plain rendering for short lists. Fixed item heights keep the switch to virtual seamless. */
@@ -30,7 +33,7 @@ export function PlainItems({ items, render }: Pick<ListItemsProps, "items" | "re
 }
 
 /** Only the items in (and near) view are in the DOM; keys are thread ids so scroll is kept. */
-export function VirtualItems({ items, render, scrollRef, onLastVisible }: ListItemsProps) {
+export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingEdge, focusEdge }: ListItemsProps) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -41,9 +44,20 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible }: ListIt
   });
   const visible = virtualizer.getVirtualItems();
   const last = visible.length ? visible[visible.length - 1].index : -1;
+  const first = visible.length ? visible[0].index : -1;
   useEffect(() => {
     if (last >= 0) onLastVisible(last);
   }, [last, onLastVisible]);
+  // Runs after every render: the edge row is focusable once the window reaches that edge.
+  useLayoutEffect(() => {
+    const edge = pendingEdge.current;
+    const container = scrollRef.current;
+    if (!edge || !container) return;
+    if ((edge === "first" && first === 0) || (edge === "last" && last === items.length - 1)) {
+      pendingEdge.current = null;
+      focusEdge(container, edge);
+    }
+  });
   return (
     <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
       {visible.map((v) => (
