@@ -1,5 +1,5 @@
 "use client";
-import type { Message } from "@langchain/langgraph-sdk";
+import type { Message, StreamMode } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -8,12 +8,19 @@ import { apiErrorMessage, ASSISTANT_ID, getBrowserClient } from "@/lib/client/ap
 import type { AppInfo } from "@/lib/client/app-info";
 import { visibleMessages } from "@/lib/client/chat-messages";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
+import { planRetry } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
 import { ChatError } from "./ChatError";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
+
+const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisconnect: "continue" } = {
+  streamMode: ["values", "messages-tuple"],
+  streamResumable: true,
+  onDisconnect: "continue",
+};
 
 export type ChatState = {
   messages: Message[];
@@ -108,20 +115,23 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       const message = { id: crypto.randomUUID(), type: "human" as const, content: text };
       void submit(
         { messages: [message] },
-        {
-          streamMode: ["values", "messages-tuple"],
-          streamResumable: true,
-          onDisconnect: "continue",
-          optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }),
-        },
+        { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
       );
     },
     [submit, threadId],
   );
+  const retrySend = useCallback(
+    async (text: string) => {
+      const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch(() => null) : null;
+      if (planRetry(state, text) === "resume") void submit(null, RUN_OPTIONS);
+      else send(text);
+    },
+    [send, submit, threadId],
+  );
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
   const error = stream.error;
-  const retry = lastSent !== null && !isLoading ? () => send(lastSent) : null;
+  const retry = lastSent !== null && !isLoading ? () => void retrySend(lastSent) : null;
 
   return (
     <div className="flex h-dvh min-w-0 flex-1 flex-col" data-testid="chat-view" data-thread-id={threadId ?? ""}>
