@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
+import { parseTzOffset, TZ_COOKIE } from "@/lib/client/calendar-cookie";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
 import { loadFirstThreadPage, loadStarredPage, requestNow } from "./_data";
@@ -22,11 +24,13 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   await connection(); // per-request: the list is live data
   const [page, starred] = await Promise.all([loadFirstThreadPage(), loadStarredPage()]);
   const serverNow = requestNow();
+  // Date groups are rendered in the browser's zone when it has told us (cookie), else ours.
+  const tzOffsetMin = parseTzOffset((await cookies()).get(TZ_COOKIE)?.value) ?? -new Date(serverNow).getTimezoneOffset();
   return (
     <html lang="en">
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         <Providers>
-          <AppShell initialList={{ page, starred }} serverNow={serverNow}>
+          <AppShell initialList={{ page, starred }} serverNow={serverNow} tzOffsetMin={tzOffsetMin}>
             {children}
           </AppShell>
         </Providers>

@@ -16,6 +16,8 @@ import { SearchField } from "./SearchField";
 interface ConversationListProps {
   initialList: InitialList;
   now: number;
+  /** Calendar for date groups: the server-rendered zone until hydrated, then null (local). */
+  tzOffsetMin: number | null;
   searchRef: RefObject<HTMLInputElement | null>;
   /** Called after following a row link (the mobile drawer closes). */
   onNavigate?: () => void;
@@ -59,12 +61,12 @@ function moveFocusBetweenRows(e: React.KeyboardEvent<HTMLDivElement>, pendingEdg
 }
 
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
-export function ConversationList({ initialList, now, searchRef, onNavigate }: ConversationListProps) {
+export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onNavigate }: ConversationListProps) {
   const router = useRouter();
   const activeId = useActiveThreadId();
   const [searchInput, setSearchInput] = useState("");
   const search = useDebounced(searchInput.trim(), 250);
-  const { model, query } = useThreadList(search, initialList, now);
+  const { model, query } = useThreadList(search, initialList, now, tzOffsetMin);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   const [editingId, setEditingId] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -6,6 +6,7 @@ import type { TabMessage } from "@/lib/client/cross-tab";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
+import { useCalendarOffset } from "@/lib/client/use-calendar-offset";
 import { useNow } from "@/lib/client/use-now";
 import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { noteServerTime } from "@/lib/client/thread-pages";
@@ -17,6 +18,8 @@ import { TitleAnnouncer } from "./TitleAnnouncer";
 interface AppShellProps {
   initialList: InitialList;
   serverNow: number;
+  /** The browser's UTC offset as last reported in a cookie (or the server's): see useCalendarOffset. */
+  tzOffsetMin: number;
   children: ReactNode;
 }
 
@@ -36,9 +39,10 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
 }
 
 /** Sidebar (a drawer on narrow screens) + the page. Lives in the root layout: never remounts. */
-export function AppShell({ initialList, serverNow, children }: AppShellProps) {
+export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, children }: AppShellProps) {
   const router = useRouter();
   const now = useNow(serverNow);
+  const tzOffsetMin = useCalendarOffset(renderedOffset);
   useEffect(() => noteServerTime(serverNow), [serverNow]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [newChatKey, setNewChatKey] = useState(0);
@@ -83,7 +87,7 @@ export function AppShell({ initialList, serverNow, children }: AppShellProps) {
   }, []);
 
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-  const { model } = useThreadList("", initialList, now);
+  const { model } = useThreadList("", initialList, now, tzOffsetMin);
 
   return (
     <ShellContext.Provider value={controls}>
@@ -98,7 +102,7 @@ export function AppShell({ initialList, serverNow, children }: AppShellProps) {
           <div className="px-2 pb-2">
             <NewChatButton onClick={startNewChat} />
           </div>
-          <ConversationList initialList={initialList} now={now} searchRef={asideSearch} />
+          <ConversationList initialList={initialList} now={now} tzOffsetMin={tzOffsetMin} searchRef={asideSearch} />
         </aside>
         <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
           <Dialog.Portal>
@@ -127,7 +131,13 @@ export function AppShell({ initialList, serverNow, children }: AppShellProps) {
               <div className="px-2 pb-2">
                 <NewChatButton onClick={startNewChat} />
               </div>
-              <ConversationList initialList={initialList} now={now} searchRef={drawerSearch} onNavigate={closeDrawer} />
+              <ConversationList
+                initialList={initialList}
+                now={now}
+                tzOffsetMin={tzOffsetMin}
+                searchRef={drawerSearch}
+                onNavigate={closeDrawer}
+              />
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>

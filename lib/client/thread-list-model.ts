@@ -19,20 +19,30 @@ export const DATE_GROUP_ORDER: readonly DateGroup[] = [
   "Older",
 ];
 
-/** Start of the local calendar day `daysAgo` days before `now` (DST-safe: built from y/m/d). */
-function startOfLocalDay(now: Date, daysAgo: number): number {
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysAgo).getTime();
+const DAY_MS = 86_400_000;
+
+/**
+ * Start of the calendar day `daysAgo` days before `now`. With `tzOffsetMin` null it is this
+ * runtime's local calendar (DST-safe: built from y/m/d); with an offset (minutes east of UTC) it
+ * is that zone's, so the server can render the groups the browser will show.
+ */
+function startOfDay(now: number, daysAgo: number, tzOffsetMin: number | null): number {
+  if (tzOffsetMin === null) {
+    const d = new Date(now);
+    return new Date(d.getFullYear(), d.getMonth(), d.getDate() - daysAgo).getTime();
+  }
+  const offset = tzOffsetMin * 60_000;
+  return Math.floor((now + offset) / DAY_MS) * DAY_MS - offset - daysAgo * DAY_MS;
 }
 
-/** The date group of an activity instant, by the local calendar of `now`. */
-export function dateGroupOf(activityIso: string, now: number): Exclude<DateGroup, "Starred"> {
+/** The date group of an activity instant, by the calendar of `now` (local, or at a fixed offset). */
+export function dateGroupOf(activityIso: string, now: number, tzOffsetMin: number | null = null): Exclude<DateGroup, "Starred"> {
   const t = Date.parse(activityIso);
   if (Number.isNaN(t)) return "Older";
-  const today = new Date(now);
-  if (t >= startOfLocalDay(today, 0)) return "Today"; // includes small clock skew into the future
-  if (t >= startOfLocalDay(today, 1)) return "Yesterday";
-  if (t >= startOfLocalDay(today, 7)) return "Previous 7 days";
-  if (t >= startOfLocalDay(today, 30)) return "Previous 30 days";
+  if (t >= startOfDay(now, 0, tzOffsetMin)) return "Today"; // includes small clock skew into the future
+  if (t >= startOfDay(now, 1, tzOffsetMin)) return "Yesterday";
+  if (t >= startOfDay(now, 7, tzOffsetMin)) return "Previous 7 days";
+  if (t >= startOfDay(now, 30, tzOffsetMin)) return "Previous 30 days";
   return "Older";
 }
 
@@ -64,7 +74,7 @@ function collectEntries(pages: readonly ThreadPage[], patches: RowPatches, inclu
   return [...byId.values()];
 }
 
-function toView(entry: Entry, patch: RowPatch | undefined, now: number): RowView | null {
+function toView(entry: Entry, patch: RowPatch | undefined, now: number, tzOffsetMin: number | null): RowView | null {
   if (patch?.deleted) return null;
   const { row } = entry;
   const base = row?.updatedAt ?? patch?.draft?.createdAt ?? new Date(0).toISOString();
@@ -79,7 +89,7 @@ function toView(entry: Entry, patch: RowPatch | undefined, now: number): RowView
     pending: resolved.local || (resolved.title === null && (busy || Boolean(patch?.draft))),
     starred,
     activityAt,
-    group: starred ? "Starred" : dateGroupOf(activityAt, now),
+    group: starred ? "Starred" : dateGroupOf(activityAt, now, tzOffsetMin),
     busy,
   };
 }
@@ -100,11 +110,11 @@ export function buildThreadListModel(
   pages: readonly ThreadPage[],
   patches: RowPatches,
   now: number,
-  opts: { includeDrafts?: boolean } = {},
+  opts: { includeDrafts?: boolean; tzOffsetMin?: number | null } = {},
 ): ThreadListModel {
   const rows: RowView[] = [];
   for (const entry of collectEntries(pages, patches, opts.includeDrafts ?? true)) {
-    const view = toView(entry, patches[entry.id], now);
+    const view = toView(entry, patches[entry.id], now, opts.tzOffsetMin ?? null);
     if (view) rows.push(view);
   }
   rows.sort(compareRows);

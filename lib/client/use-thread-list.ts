@@ -23,7 +23,7 @@ const restamp = (page: ThreadPage | null) =>
  * the starred threads, merged with this tab's patches into the memoised list model. The
  * server-rendered first pages seed the cache, so the list is there on first paint.
  */
-export function useThreadList(search: string, initial: InitialList, now: number) {
+export function useThreadList(search: string, initial: InitialList, now: number, tzOffsetMin: number | null) {
   const [seed] = useState(() => ({ page: restamp(initial.page), starred: restamp(initial.starred) }));
   const query = useInfiniteQuery({
     queryKey: threadKeys.list(search),
@@ -54,8 +54,9 @@ export function useThreadList(search: string, initial: InitialList, now: number)
     () =>
       buildThreadListModel(starredPage ? [starredPage, ...(pages ?? [])] : (pages ?? []), patches, now, {
         includeDrafts: search === "",
+        tzOffsetMin,
       }),
-    [pages, starredPage, patches, now, search],
+    [pages, starredPage, patches, now, search, tzOffsetMin],
   );
   return { model, query };
 }
