@@ -27,6 +27,9 @@ export function chatModelFromEnv(env: ChatModelEnv): BaseChatModel {
     model: env.CHAT_MODEL?.trim() || "gpt-4o-mini",
     apiKey: env.OPENAI_API_KEY?.trim() || "not-needed",
     configuration: env.OPENAI_BASE_URL?.trim() ? { baseURL: env.OPENAI_BASE_URL.trim() } : undefined,
-    streaming: true,
+    // `streaming` is left unset on purpose. `true` makes every non-streamed call estimate tokens
+    // with a tokenizer fetched from the internet (it hangs offline, e.g. beside a local server);
+    // `false` disables streaming altogether. Unset, the model streams whenever the run streams
+    // messages (LangGraph's handler asks for it) and otherwise makes one plain request.
   });
 }
