@@ -3,6 +3,13 @@ import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
 
 export const PAGE_SIZE = 50;
+/**
+ * Each next page starts this many rows before the previous one ended. `$as_of` keeps the order
+ * fixed while threads are updated, but a thread deleted elsewhere between two page loads shifts
+ * later rows up; the overlap re-reads them (the list model drops the duplicates), so up to this
+ * many such deletes skip nothing.
+ */
+export const PAGE_OVERLAP = 5;
 
 /** The lean list request: registry columns + the extracted title, never `values`. */
 export const LEAN_SELECT = ["thread_id", "created_at", "updated_at", "status", "metadata"] as const;
@@ -53,7 +60,8 @@ export async function fetchThreadPage(
     signal: opts.signal,
   });
   const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null);
-  return { rows, fetchedAt, nextOffset: threads.length < limit ? null : param.offset + limit, asOf };
+  const overlap = limit > PAGE_OVERLAP * 2 ? PAGE_OVERLAP : 0;
+  return { rows, fetchedAt, nextOffset: threads.length < limit ? null : param.offset + limit - overlap, asOf };
 }
 
 /** Starred threads sit above every date group, so they are fetched on their own (one page). */
