@@ -6,6 +6,7 @@ import {
   fallbackTitle,
   firstUserText,
   shouldGenerateTitle,
+  titleFactOf,
   type TitleConfig,
   type TitleFact,
   type TitleSource,
@@ -53,7 +54,7 @@ export const fallbackTitleGenerator: TitleGenerator = async ({ userText, config 
 type TitleState = { title?: string | null; title_source?: TitleSource | null; messages?: unknown[] };
 
 async function currentTitle(state: TitleState, context: TitleRuntimeContext | undefined): Promise<TitleFact> {
-  const inState: TitleFact = { title: state.title ?? null, source: state.title_source ?? null };
+  const inState = titleFactOf(state);
   const pin = await context?.readTitlePin?.();
   // The registry's pin is newer than this run's view of state when a rename raced the run.
   return pin?.source?.kind === "user" ? pin : inState;

@@ -1,5 +1,5 @@
 import { Client } from "@langchain/langgraph-sdk";
-import { titleFactOf } from "./thread-row";
+import { titleFactOf } from "@/lib/title";
 import type { TitleFact } from "@/lib/title";
 
 export const API_PATH = "/api/langgraph";

@@ -1,11 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { TitleFact } from "@/lib/title";
+import { sameTitleFact, titleFactOf, type TitleFact } from "@/lib/title";
 import { broadcast, type TabMessage } from "./cross-tab";
 import { getPatches, patchRow } from "./row-patches";
-import { titleFactOf } from "./thread-row";
-
-const sameFact = (a: TitleFact, b: TitleFact) =>
-  a.title === b.title && a.source?.kind === b.source?.kind && (a.source?.model ?? null) === (b.source?.model ?? null);
 
 /**
  * A run's `values` event (or state) carried a title: remember it as this row's latest stream fact.
@@ -16,7 +12,7 @@ export function recordStreamTitle(qc: QueryClient, threadId: string, values: unk
   const fact = titleFactOf(values);
   if (!fact.title) return;
   const prev = getPatches(qc)[threadId]?.stream;
-  if (prev && !prev.local && sameFact(prev.fact, fact)) return;
+  if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return;
   const at = opts.at ?? Date.now();
   patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });

@@ -1,3 +1,4 @@
+import { sameTitleFact } from "@/lib/title";
 import { resolveThreadTitle } from "./resolve-row-title";
 import type {
   DateGroup,
@@ -135,9 +136,7 @@ export function buildThreadListModel(
 export function sameRowView(a: RowView, b: RowView): boolean {
   return (
     a.id === b.id &&
-    a.title === b.title &&
-    a.source?.kind === b.source?.kind &&
-    a.source?.model === b.source?.model &&
+    sameTitleFact(a, b) &&
     a.pending === b.pending &&
     a.starred === b.starred &&
     a.busy === b.busy &&

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTitleSource, titleFactOf, toThreadRow } from "./thread-row";
+import { parseTitleSource, titleFactOf } from "@/lib/title";
+import { toThreadRow } from "./thread-row";
 
 describe("toThreadRow", () => {
   it("reads a lean list thread with extracted title", () => {

@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useSyncExternalStore } from "react";
-import type { TitleFact, TitleSource } from "@/lib/title";
+import { sameTitleFact, type TitleFact, type TitleSource } from "@/lib/title";
 import { threadKeys } from "./query-keys";
 import { resolveThreadTitle } from "./resolve-row-title";
 import { getPatches } from "./row-patches";
@@ -42,7 +42,7 @@ export function computeThreadTitle(qc: QueryClient, threadId: string | null, see
 }
 
 const same = (a: ThreadTitleView, b: ThreadTitleView) =>
-  a.title === b.title && a.pending === b.pending && a.source?.kind === b.source?.kind && a.source?.model === b.source?.model;
+  a.pending === b.pending && sameTitleFact(a, b);
 
 /** Subscribes a component (chat header, document.title) to one thread's resolved title. */
 export function useThreadTitle(threadId: string | null, seed?: TitleFact | null): ThreadTitleView {

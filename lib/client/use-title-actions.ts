@@ -6,7 +6,7 @@ import { normalizeUserTitle } from "@/lib/title";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { patchRow } from "./row-patches";
-import { titleFactOf } from "./thread-row";
+import { titleFactOf } from "@/lib/title";
 
 export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
 

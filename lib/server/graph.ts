@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { TitleFact, TitleSource } from "@/lib/title";
+import type { TitleSource } from "@/lib/title";
 import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
 import { toJsonValue } from "./serde";
 
@@ -31,19 +31,11 @@ export const threadConfig = (threadId: string, checkpoint?: { checkpoint_id?: st
  * empty even on a thread that has never run (the default `__start__` would leave a pending step).
  */
 export function titleWriterNode(graph: AgentGraph): string | undefined {
-  return Object.keys(graph.nodes).find((n) => n === TITLE_WRITER_NODE);
+  return TITLE_WRITER_NODE in graph.nodes ? TITLE_WRITER_NODE : undefined;
 }
 
 export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string, title: string, source: TitleSource) {
   return graph.updateState(threadConfig(threadId), { title, title_source: source }, titleWriterNode(graph));
-}
-
-export function titleFactOf(values: unknown): TitleFact {
-  const v = (values ?? {}) as { title?: unknown; title_source?: unknown };
-  return {
-    title: typeof v.title === "string" ? v.title : null,
-    source: v.title_source && typeof v.title_source === "object" ? (v.title_source as TitleSource) : null,
-  };
 }
 
 export function checkpointJson(config: RunnableConfig | undefined) {

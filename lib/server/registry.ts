@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
-import { decideTitle, type TitleFact, type TitleSource } from "@/lib/title";
+import { decideTitle, parseTitleSource, sameTitleFact, titleFactOf, type TitleFact } from "@/lib/title";
 import { nowIso } from "./clock";
 import { conflict, notFound } from "./errors";
-import { interruptsOf, titleFactOf } from "./graph";
+import { interruptsOf } from "./graph";
 import type { Queries, ThreadRow, ThreadStatus } from "./queries";
 import type { ThreadQuery } from "./search-sql";
 import { toJson } from "./serde";
@@ -68,7 +68,7 @@ export class Registry {
   }
 
   titleOf(row: ThreadRow): TitleFact {
-    return { title: row.title, source: parse<TitleSource | null>(row.title_source, null) };
+    return { title: row.title, source: parseTitleSource(row.title_source) };
   }
 
   /** What a running TitleMiddleware asks before any automatic write: the registry's user pin, if any. */
@@ -101,7 +101,7 @@ export class Registry {
     const proposed = titleFactOf(values);
     if (row.pin_pending || !proposed.title || !proposed.source) return;
     const current = this.titleOf(row);
-    if (current.title === proposed.title && JSON.stringify(current.source) === JSON.stringify(proposed.source)) return;
+    if (sameTitleFact(current, proposed)) return;
     if (decideTitle(current, { title: proposed.title, source: proposed.source }).accept) this.setTitle(threadId, proposed);
   }
 
@@ -118,7 +118,7 @@ export class Registry {
     if (row.pin_pending) return;
     const fact = titleFactOf(snap.values);
     const current = this.titleOf(row);
-    if (fact.title !== current.title || JSON.stringify(fact.source) !== JSON.stringify(current.source)) this.setTitle(threadId, fact);
+    if (!sameTitleFact(fact, current)) this.setTitle(threadId, fact);
   }
 
   hasInterrupts = (row: ThreadRow) => row.interrupts_json != null && row.interrupts_json !== "{}";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { CheckpointTuple } from "@langchain/langgraph";
-import { decideTitle } from "@/lib/title";
+import { decideTitle, titleFactOf } from "@/lib/title";
 import type { Api } from "./api";
 import { nowIso } from "./clock";
-import { threadConfig, titleFactOf, writeTitleToCheckpoint } from "./graph";
+import { threadConfig, writeTitleToCheckpoint } from "./graph";
 import type { ThreadRow } from "./queries";
 
 /**

@@ -1,6 +1,6 @@
-import { decideTitle, fallbackTitle, firstUserText, normalizeUserTitle, type TitleConfig, type TitleSource } from "@/lib/title";
+import { decideTitle, fallbackTitle, firstUserText, normalizeUserTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
 import { conflict, unprocessable } from "./errors";
-import { checkpointJson, threadConfig, titleFactOf, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import { checkpointJson, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import type { Registry } from "./registry";
 import type { RunManager } from "./run-manager";
 

@@ -23,3 +23,4 @@ export { buildTitlePrompt } from "./prompt";
 export { shouldGenerateTitle } from "./generate";
 export { decideTitle, type TitleSourceKind, type TitleSource, type TitleFact } from "./precedence";
 export { normalizeUserTitle, USER_TITLE_MAX_CHARS } from "./user-title";
+export { parseTitleSource, titleFactOf, sameTitleFact } from "./fact";

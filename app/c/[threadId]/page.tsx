@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ChatView, type ChatState } from "@/components/chat/ChatView";
 import { documentTitleFor } from "@/lib/client/document-title";
-import { titleFactOf } from "@/lib/client/thread-row";
+import { titleFactOf } from "@/lib/title";
 import { loadAppInfo, loadThread } from "../../_data";
 
 type Params = { params: Promise<{ threadId: string }> };
