@@ -36,7 +36,8 @@ function tokenize(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [];
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** A pause that ends early, rejecting, when the signal aborts (so Stop is immediate). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
     const timer = setTimeout(() => {

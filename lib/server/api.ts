@@ -8,7 +8,8 @@ import { repairAfterRestart } from "./repair";
 import { Router, pathSegments } from "./router";
 import { RunManager } from "./run-manager";
 import { buildRoutes } from "./routes";
-import { TitleService, type RegenerateTitle } from "./titles";
+import type { TitleGenerator } from "@/lib/agent/title-middleware";
+import { TitleService } from "./titles";
 
 export interface ApiDeps {
   /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
@@ -17,7 +18,7 @@ export interface ApiDeps {
   graph: AgentGraph;
   titleConfig: TitleConfig;
   /** Seam for regenerate's title source (LLM later); default = local fallback. */
-  regenerateTitle?: RegenerateTitle;
+  regenerateTitle?: TitleGenerator;
 }
 
 export interface Api {

@@ -9,6 +9,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Client } from "@langchain/langgraph-sdk";
 import { createThreadlineAgent, type TitleGenerator } from "@/lib/agent";
+import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
@@ -57,13 +58,7 @@ export class ScriptedModel extends BaseChatModel {
   }
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error("Aborted"));
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), reject(new Error("Aborted"))), { once: true });
-  });
-}
+export { sleep };
 
 export const API_URL = "http://threadline.test/api/langgraph";
 

@@ -1,26 +1,17 @@
-import { decideTitle, fallbackTitle, firstUserText, normalizeUserTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
+import { decideTitle, firstUserText, normalizeUserTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
+import { fallbackTitleGenerator, type TitleGenerator } from "@/lib/agent/title-middleware";
 import { conflict, unprocessable } from "./errors";
 import { checkpointJson, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import type { Registry } from "./registry";
 import type { RunManager } from "./run-manager";
-
-/**
- * Seam for regenerate's title source. Today: the local fallback from the first user message;
- * the LLM path plugs in here (same shape as the agent's TitleGenerator) without touching callers.
- */
-export type RegenerateTitle = (input: { userText: string; assistantText: string; config: TitleConfig }) => Promise<{ title: string; source: TitleSource }>;
-
-export const fallbackRegenerate: RegenerateTitle = async ({ userText, config }) => ({
-  title: fallbackTitle(userText, config),
-  source: { kind: "fallback" },
-});
 
 export interface TitleServiceDeps {
   graph: AgentGraph;
   registry: Registry;
   runs: RunManager;
   titleConfig: TitleConfig;
-  regenerate?: RegenerateTitle;
+  /** Regenerate's title source: the agent's generator seam; today the local fallback. */
+  regenerate?: TitleGenerator;
 }
 
 const USER: TitleSource = { kind: "user" };
@@ -70,7 +61,7 @@ export class TitleService {
         const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
         const userText = firstUserText(messages);
         if (!userText) throw unprocessable("title-regenerate: the thread has no user message to title");
-        const proposal = await (this.d.regenerate ?? fallbackRegenerate)({ userText, assistantText: "", config: titleConfig });
+        const proposal = await (this.d.regenerate ?? fallbackTitleGenerator)({ userText, assistantText: "", config: titleConfig });
         if (!decideTitle(titleFactOf(snap.values), proposal, { regenerate: true }).accept) {
           throw unprocessable("title-regenerate: no usable title could be generated");
         }
