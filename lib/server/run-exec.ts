@@ -1,8 +1,8 @@
 import { Command } from "@langchain/langgraph";
-import type { AgentGraph } from "./graph";
+import { threadConfig, type AgentGraph } from "./graph";
 import type { LiveRun } from "./live-run";
 import type { Registry } from "./registry";
-import { PRODUCED_STREAM_MODES, type CheckpointRef } from "./schemas";
+import { PRODUCED_STREAM_MODES, checkpointOf } from "./schemas";
 import { toJson } from "./serde";
 
 /** Client stream mode → graph stream mode. "messages-tuple" is the graph's "messages" mode. */
@@ -24,17 +24,11 @@ export async function executeRun(graph: AgentGraph, registry: Registry, run: Liv
   const { body, threadId, runId } = run;
   const requested = new Set<string>(run.modes.filter((m) => PRODUCED.has(m)));
   const graphModes = [...new Set(["values", ...[...requested].map((m) => GRAPH_MODE[m] ?? m)])];
-  const checkpoint: CheckpointRef | undefined = body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
   const subgraphs = body.stream_subgraphs === true;
   const meta = { graph_id: "agent", assistant_id: body.assistant_id, run_id: runId, thread_id: threadId };
 
   const stream = await graph.stream(runInput(run), {
-    configurable: {
-      ...body.config?.configurable,
-      thread_id: threadId,
-      ...(checkpoint?.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}),
-      ...(checkpoint?.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}),
-    },
+    configurable: { ...body.config?.configurable, ...threadConfig(threadId, checkpointOf(body)).configurable },
     // The middleware asks this right before any automatic title write (a rename may race the run).
     context: { ...body.context, readTitlePin: () => registry.readPin(threadId) },
     streamMode: graphModes,

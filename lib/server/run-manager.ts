@@ -8,7 +8,7 @@ import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus } from "./queries";
 import type { Registry } from "./registry";
 import { executeRun } from "./run-exec";
-import type { RunCreate, StreamMode } from "./schemas";
+import { checkpointOf, type RunCreate, type StreamMode } from "./schemas";
 
 const USER: TitleSource = { kind: "user" };
 
@@ -63,7 +63,7 @@ export class RunManager {
       if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
       registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
     }
-    const checkpoint = body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
+    const checkpoint = checkpointOf(body);
     if (checkpoint?.checkpoint_id && !(await checkpointer.getTuple(threadConfig(threadId, checkpoint)))) {
       throw notFound(`Checkpoint ${checkpoint.checkpoint_id} of thread ${threadId}`);
     }

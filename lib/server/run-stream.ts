@@ -14,6 +14,9 @@ export interface RunStreamOptions {
   resumable: boolean;
 }
 
+/** A run's path below the API root, as the SDK reads it from Content-Location / Location. */
+export const runPath = (threadId: string, runId: string) => `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}`;
+
 const ALWAYS = new Set(["metadata", "error", "end"]);
 
 function wanted(modes: string[] | undefined) {
@@ -30,7 +33,7 @@ function wanted(modes: string[] | undefined) {
  * between. A client leaving only unsubscribes; the run goes on unless onDisconnect says otherwise.
  */
 export function runStreamResponse(run: LiveRun, opts: RunStreamOptions): Response {
-  const runPath = `/threads/${encodeURIComponent(run.threadId)}/runs/${encodeURIComponent(run.runId)}`;
+  const path = runPath(run.threadId, run.runId);
   const filter = wanted(opts.modes);
   let closed = false;
   let unsubscribe = () => {};
@@ -62,13 +65,12 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions): Respons
       stop(true);
     },
   });
-  const headers: Record<string, string> = { "Content-Location": runPath };
-  if (opts.resumable) headers.Location = `${runPath}/stream`;
+  const headers: Record<string, string> = { "Content-Location": path };
+  if (opts.resumable) headers.Location = `${path}/stream`;
   return new Response(body, { status: 200, headers: sseHeaders(headers) });
 }
 
 /** Joining a run we no longer hold in memory (finished long ago, or before a restart): nothing to replay. */
 export function emptyStreamResponse(threadId: string, runId: string): Response {
-  const runPath = `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}`;
-  return new Response("", { status: 200, headers: sseHeaders({ "Content-Location": runPath }) });
+  return new Response("", { status: 200, headers: sseHeaders({ "Content-Location": runPath(threadId, runId) }) });
 }

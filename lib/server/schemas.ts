@@ -27,6 +27,11 @@ export const checkpointSchema = z.object({
 });
 export type CheckpointRef = { checkpoint_id?: string; checkpoint_ns?: string; checkpoint_map?: Record<string, unknown>; thread_id?: string };
 
+/** The checkpoint a request targets: a full `checkpoint` object, or the bare `checkpoint_id` shorthand. */
+export function checkpointOf(body: { checkpoint?: CheckpointRef; checkpoint_id?: string }): CheckpointRef | undefined {
+  return body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
+}
+
 export const threadCreateSchema = z.object({
   thread_id: opt(threadIdSchema),
   metadata: opt(record),

@@ -2,13 +2,11 @@ import { jsonResponse, notFound, unprocessable } from "../errors";
 import { threadConfig } from "../graph";
 import { intParam, readBody, type Handler } from "../http";
 import type { RunRow } from "../queries";
-import { emptyStreamResponse, runStreamResponse } from "../run-stream";
+import { emptyStreamResponse, runPath, runStreamResponse } from "../run-stream";
 import { cancelQuerySchema, RUN_STATUSES, runCreateSchema } from "../schemas";
 import { toJsonValue } from "../serde";
 import { parseLastEventId } from "../sse";
 import type { Api } from "../api";
-
-const runPath = (threadId: string, runId: string) => `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}`;
 
 function runJson(row: RunRow) {
   const parse = (s: string) => {

@@ -2,7 +2,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
 import { checkpointJson, stateJson, threadConfig } from "../graph";
 import { intParam, readBody, type Handler } from "../http";
-import { historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
+import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
 
 /** `select: ["values.title", "next"]` → only those fields (values narrowed to the named keys). */
 function applySelect(state: ReturnType<typeof stateJson>, select: string[] | undefined) {
@@ -56,7 +56,7 @@ export const updateState: Handler = async ({ api, req, params }) => {
     }
     return jsonResponse(await api.titles.rename(id, values.title));
   }
-  const checkpoint = body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
+  const checkpoint = checkpointOf(body);
   const result = await api.runs.exclusive(
     id,
     async () => {
