@@ -1,6 +1,5 @@
 import { Client } from "@langchain/langgraph-sdk";
-import { titleFactOf } from "@/lib/title";
-import type { TitleFact } from "@/lib/title";
+import { titleFactOf, type TitleFact } from "@/lib/title";
 
 export const API_PATH = "/api/langgraph";
 export const ASSISTANT_ID = "agent";

@@ -2,11 +2,10 @@
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toast } from "sonner";
-import { normalizeUserTitle } from "@/lib/title";
+import { normalizeUserTitle, titleFactOf } from "@/lib/title";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { patchRow } from "./row-patches";
-import { titleFactOf } from "@/lib/title";
 
 export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
 
