@@ -2,13 +2,14 @@ import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { parseTzOffset, TZ_COOKIE } from "@/lib/client/calendar-cookie";
+import { documentTitleFor } from "@/lib/client/document-title";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
 import { loadFirstThreadPage, loadStarredPage, requestNow } from "./_data";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "New Conversation · Threadline",
+  title: documentTitleFor(null),
   description: "Chat with conversation titles done right",
 };
 
