@@ -16,7 +16,7 @@ function clientWithList(rows: ThreadPage["rows"], fetchedAt = 1): QueryClient {
 const rowOf = (id: string, title: string | null, kind: "fallback" | "model" | "user" = "fallback") => ({
   id,
   createdAt: "2024-06-15T10:00:00.000Z",
-  updatedAt: "2024-06-15T10:00:00.000Z",
+  activityAt: "2024-06-15T10:00:00.000Z",
   status: "idle" as const,
   starred: false,
   title: { title, source: title ? { kind } : null },

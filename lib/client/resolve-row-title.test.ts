@@ -64,7 +64,7 @@ describe("latestServerFact / resolveThreadTitle", () => {
   const row: ThreadRow = {
     id: "t1",
     createdAt: "2024-01-01T00:00:00Z",
-    updatedAt: "2024-01-01T00:00:00Z",
+    activityAt: "2024-01-01T00:00:00Z",
     status: "idle",
     starred: false,
     title: { title: "From page", source: { kind: "model" } },

@@ -6,11 +6,11 @@ import type { RowPatches, ThreadPage, ThreadRow } from "./types";
 const NOW = new Date(2024, 5, 15, 12, 0, 0).getTime();
 const daysAgo = (d: number, hour = 10) => new Date(2024, 5, 15 - d, hour, 0, 0).toISOString();
 
-function row(id: string, updatedAt: string, extra: Partial<ThreadRow> = {}): ThreadRow {
+function row(id: string, activityAt: string, extra: Partial<ThreadRow> = {}): ThreadRow {
   return {
     id,
-    createdAt: updatedAt,
-    updatedAt,
+    createdAt: activityAt,
+    activityAt,
     status: "idle",
     starred: false,
     title: { title: `Title ${id}`, source: { kind: "model" } },

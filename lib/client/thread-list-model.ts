@@ -78,7 +78,7 @@ function collectEntries(pages: readonly ThreadPage[], patches: RowPatches, inclu
 function toView(entry: Entry, patch: RowPatch | undefined, now: number, tzOffsetMin: number | null): RowView | null {
   if (patch?.deleted) return null;
   const { row } = entry;
-  const base = row?.updatedAt ?? patch?.draft?.createdAt ?? new Date(0).toISOString();
+  const base = row?.activityAt ?? patch?.draft?.createdAt ?? new Date(0).toISOString();
   const activityAt = laterIso(base, patch?.activityAt);
   const starred = patch?.starred ?? row?.starred ?? false;
   const busy = patch?.busy === true || row?.status === "busy";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "@/lib/server/test-harness";
+import { createHarness, human, type Harness } from "@/lib/server/test-harness";
 import { FIRST_PAGE, fetchThreadPage, nextPageParam } from "./thread-pages";
 import type { ThreadPage } from "./types";
 
@@ -37,9 +37,9 @@ describe("sidebar paging through the real API", () => {
     const deleted = new Set<string>();
     const seen = await pageThrough(async (page, index) => {
       if (index > 1) return;
-      // Someone else renames a thread further down (it moves to the top) and deletes two rows
+      // Someone else writes in a thread further down (it moves to the top) and deletes two rows
       // from the page just read.
-      await h.client.threads.updateState(ids[5], { values: { title: "Moved by activity" } });
+      await h.client.runs.wait(ids[5], "agent", { input: human("Moved by activity") });
       for (const row of page.rows.slice(0, 2)) {
         await h.client.threads.delete(row.id);
         deleted.add(row.id);

@@ -1,4 +1,4 @@
-import type { Client } from "@langchain/langgraph-sdk";
+import type { Client, ThreadSelectField } from "@langchain/langgraph-sdk";
 import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
 
@@ -11,8 +11,13 @@ export const PAGE_SIZE = 50;
  */
 export const PAGE_OVERLAP = 5;
 
-/** The lean list request: registry columns + the extracted title, never `values`. */
-export const LEAN_SELECT = ["thread_id", "created_at", "updated_at", "status", "metadata"] as const;
+/**
+ * The lean list request: registry columns + the extracted title, never `values`. `activity_at`
+ * (Threadline's, unknown to the SDK's types) moves only when the conversation does, so a rename
+ * or a star never reorders the list.
+ */
+export const LEAN_SELECT = ["thread_id", "created_at", "activity_at", "status", "metadata"] as const;
+const ACTIVITY_SORT = "activity_at" as NonNullable<Parameters<Client["threads"]["search"]>[0]>["sortBy"];
 export const LEAN_EXTRACT = { title: "values.title", title_source: "values.title_source" } as const;
 
 /** First page of a list: `asOf` "" means "snapshot now". */
@@ -50,9 +55,9 @@ export async function fetchThreadPage(
   if (opts.starredOnly) metadata.starred = true;
   const fetchedAt = Date.now();
   const threads = await client.threads.search({
-    select: [...LEAN_SELECT],
+    select: [...LEAN_SELECT] as ThreadSelectField[],
     extract: { ...LEAN_EXTRACT },
-    sortBy: "updated_at",
+    sortBy: ACTIVITY_SORT,
     sortOrder: "desc",
     limit,
     offset: param.offset,

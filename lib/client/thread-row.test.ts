@@ -7,7 +7,8 @@ describe("toThreadRow", () => {
     const r = toThreadRow({
       thread_id: "t1",
       created_at: "2024-01-01T00:00:00Z",
-      updated_at: "2024-01-02T00:00:00Z",
+      updated_at: "2024-01-03T00:00:00Z",
+      activity_at: "2024-01-02T00:00:00Z",
       status: "busy",
       metadata: { starred: true },
       extracted: { title: "Hello", title_source: { kind: "model", model: "m" } },
@@ -15,11 +16,17 @@ describe("toThreadRow", () => {
     expect(r).toEqual({
       id: "t1",
       createdAt: "2024-01-01T00:00:00Z",
-      updatedAt: "2024-01-02T00:00:00Z",
+      activityAt: "2024-01-02T00:00:00Z",
       status: "busy",
       starred: true,
       title: { title: "Hello", source: { kind: "model", model: "m" } },
     });
+  });
+
+  it("orders by updated_at when the server has no activity_at (a LangGraph server)", () => {
+    expect(toThreadRow({ thread_id: "t", created_at: "2024-01-01T00:00:00Z", updated_at: "2024-01-05T00:00:00Z" })?.activityAt).toBe(
+      "2024-01-05T00:00:00Z",
+    );
   });
 
   it("falls back to values and tolerates junk", () => {

@@ -11,14 +11,15 @@ export function toThreadRow(thread: unknown): ThreadRow | null {
   if (!isObj(thread) || typeof thread.thread_id !== "string") return null;
   const metadata = isObj(thread.metadata) ? thread.metadata : {};
   const created = typeof thread.created_at === "string" ? thread.created_at : new Date(0).toISOString();
-  const updated = typeof thread.updated_at === "string" ? thread.updated_at : created;
+  // A server without `activity_at` (a LangGraph server) orders by `updated_at`.
+  const activity = typeof thread.activity_at === "string" ? thread.activity_at : typeof thread.updated_at === "string" ? thread.updated_at : created;
   const status = typeof thread.status === "string" && STATUSES.has(thread.status) ? thread.status : "idle";
   // Lean mode puts the title in `extracted`; a standard thread carries it in `values`.
   const holder = isObj(thread.extracted) ? thread.extracted : thread.values;
   return {
     id: thread.thread_id,
     createdAt: created,
-    updatedAt: updated,
+    activityAt: activity,
     status: status as ThreadRow["status"],
     starred: metadata.starred === true,
     title: titleFactOf(holder),

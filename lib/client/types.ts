@@ -6,8 +6,8 @@ export type { TitleFact, TitleSource };
 export interface ThreadRow {
   id: string;
   createdAt: string;
-  /** Last activity (registry `updated_at`). */
-  updatedAt: string;
+  /** Last activity (the API's `activity_at`): messages move a row, renames and stars do not. */
+  activityAt: string;
   status: "idle" | "busy" | "interrupted" | "error";
   starred: boolean;
   title: TitleFact;

@@ -35,7 +35,7 @@ export function computeThreadTitle(qc: QueryClient, threadId: string | null, see
   const patch = getPatches(qc)[threadId];
   const listed = findListRow(qc, threadId);
   const seededRow: ThreadRow | undefined =
-    !listed && seed ? { id: threadId, createdAt: "", updatedAt: "", status: "idle", starred: false, title: seed } : undefined;
+    !listed && seed ? { id: threadId, createdAt: "", activityAt: "", status: "idle", starred: false, title: seed } : undefined;
   const resolved = resolveThreadTitle(listed?.row ?? seededRow, listed?.fetchedAt ?? 0, patch);
   const busy = patch?.busy === true || listed?.row.status === "busy";
   return { title: resolved.title, source: resolved.source, pending: resolved.local || (resolved.title === null && busy) };

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { ensureRegistrySchema } from "./schema";
 import { buildThreadFilter, buildOrder, extractColumns, type ThreadQuery } from "./search-sql";
+import { titleTerms } from "./search-terms";
 
 /** All SQL the API runs lives here (search's WHERE/ORDER builder sits beside it in search-sql.ts). */
 
@@ -11,6 +12,8 @@ export interface ThreadRow {
   thread_id: string;
   created_at: string;
   updated_at: string;
+  /** Last time the conversation moved (created, run start/end, state update); the list's order. */
+  activity_at: string;
   metadata: string;
   status: ThreadStatus;
   values_json: string | null;
@@ -44,25 +47,24 @@ export function createQueries(db: Database.Database) {
   const q = {
     getThread: db.prepare<[string], ThreadRow>("SELECT * FROM tl_threads WHERE thread_id = ?"),
     insertThread: db.prepare(
-      `INSERT INTO tl_threads (thread_id, created_at, updated_at, metadata, status, values_json, title, title_source)
-       VALUES (@thread_id, @at, @at, @metadata, 'idle', @values_json, @title, @title_source)`,
+      `INSERT INTO tl_threads (thread_id, created_at, updated_at, activity_at, metadata, status, values_json, title, title_source)
+       VALUES (@thread_id, @at, @at, @at, @metadata, 'idle', @values_json, @title, @title_source)`,
     ),
     setMetadata: db.prepare("UPDATE tl_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?"),
     setStatus: db.prepare("UPDATE tl_threads SET status = ? WHERE thread_id = ?"),
-    setStatusTouched: db.prepare("UPDATE tl_threads SET status = ?, updated_at = ? WHERE thread_id = ?"),
+    setStatusActive: db.prepare("UPDATE tl_threads SET status = @status, updated_at = @at, activity_at = @at WHERE thread_id = @id"),
     setValues: db.prepare("UPDATE tl_threads SET values_json = ?, interrupts_json = ? WHERE thread_id = ?"),
     setTitle: db.prepare(
       "UPDATE tl_threads SET title = ?, title_source = ?, pin_pending = ?, updated_at = ? WHERE thread_id = ?",
     ),
     clearPin: db.prepare("UPDATE tl_threads SET pin_pending = 0 WHERE thread_id = ?"),
-    touch: db.prepare("UPDATE tl_threads SET updated_at = ? WHERE thread_id = ?"),
     deleteThread: db.prepare("DELETE FROM tl_threads WHERE thread_id = ?"),
     addRevision: db.prepare(
-      "INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at) VALUES (?, ?, ?, ?)",
+      "INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at, terms) VALUES (?, ?, ?, ?, ?)",
     ),
     copyRevisions: db.prepare(
-      `INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at)
-       SELECT ?, title, source, at FROM tl_title_revisions WHERE thread_id = ? ORDER BY id`,
+      `INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at, terms)
+       SELECT ?, title, source, at, terms FROM tl_title_revisions WHERE thread_id = ? ORDER BY id`,
     ),
     deleteRevisions: db.prepare("DELETE FROM tl_title_revisions WHERE thread_id = ?"),
     addActivity: db.prepare("INSERT OR IGNORE INTO tl_thread_activity (thread_id, at) VALUES (?, ?)"),
@@ -89,7 +91,7 @@ export function createQueries(db: Database.Database) {
   };
   let writes = 0;
 
-  /** Bumps updated_at and logs the instant for as-of paging. */
+  /** Logs an activity instant for as-of paging (renames, stars and other metadata are not activity). */
   function logActivity(threadId: string, at: string) {
     q.addActivity.run(threadId, at);
     if (++writes % 500 === 0) {
@@ -104,16 +106,14 @@ export function createQueries(db: Database.Database) {
     insertThread(row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null }) {
       q.insertThread.run({ values_json: null, title: null, title_source: null, ...row });
       logActivity(row.thread_id, row.at);
-      if (row.title) q.addRevision.run(row.thread_id, row.title, row.title_source ?? null, row.at);
+      if (row.title) q.addRevision.run(row.thread_id, row.title, row.title_source ?? null, row.at, titleTerms(row.title));
     },
-    setMetadata(id: string, metadata: string, at: string) {
-      q.setMetadata.run(metadata, at, id);
-      logActivity(id, at);
-    },
-    setStatus(id: string, status: ThreadStatus, at?: string) {
-      if (at) {
-        q.setStatusTouched.run(status, at, id);
-        logActivity(id, at);
+    setMetadata: (id: string, metadata: string, at: string) => q.setMetadata.run(metadata, at, id),
+    /** With `activityAt`, the status change is the conversation moving (a run started or ended). */
+    setStatus(id: string, status: ThreadStatus, activityAt?: string) {
+      if (activityAt) {
+        q.setStatusActive.run({ status, at: activityAt, id });
+        logActivity(id, activityAt);
       } else q.setStatus.run(status, id);
     },
     setValues: (id: string, valuesJson: string | null, interruptsJson: string | null) =>
@@ -121,14 +121,9 @@ export function createQueries(db: Database.Database) {
     /** Writes the projection and records the revision for title search. */
     setTitle(id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) {
       q.setTitle.run(title, sourceJson, pinPending ? 1 : 0, at, id);
-      logActivity(id, at);
-      if (title) q.addRevision.run(id, title, sourceJson, at);
+      if (title) q.addRevision.run(id, title, sourceJson, at, titleTerms(title));
     },
     clearPin: (id: string) => q.clearPin.run(id),
-    touch(id: string, at: string) {
-      q.touch.run(at, id);
-      logActivity(id, at);
-    },
     copyRevisions: (toId: string, fromId: string) => q.copyRevisions.run(toId, fromId),
     deleteThread(id: string) {
       q.deleteThread.run(id);
@@ -141,7 +136,7 @@ export function createQueries(db: Database.Database) {
       const filter = buildThreadFilter(query);
       const { sql: exSql, params: exParams } = extractColumns(query.extract);
       const order = buildOrder(query);
-      const cols = query.withValues ? "t.*" : "t.thread_id, t.created_at, t.updated_at, t.metadata, t.status, t.interrupts_json, t.title, t.title_source, t.pin_pending";
+      const cols = query.withValues ? "t.*" : "t.thread_id, t.created_at, t.updated_at, t.activity_at, t.metadata, t.status, t.interrupts_json, t.title, t.title_source, t.pin_pending";
       const sql = `SELECT ${cols}${exSql}${order.column} FROM tl_threads t WHERE ${filter.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`;
       return db.prepare<unknown[], ThreadRow>(sql).all(...exParams, ...order.params, ...filter.params, query.limit, query.offset);
     },

@@ -63,8 +63,9 @@ export class Registry {
     this.q.setMetadata(threadId, JSON.stringify({ ...defaults, ...current }), row.updated_at);
   }
 
-  setStatus(threadId: string, status: ThreadStatus, touch = false) {
-    this.q.setStatus(threadId, status, touch ? nowIso() : undefined);
+  /** `activity`: the conversation moved (a run started or ended, its state was updated), so the list reorders. */
+  setStatus(threadId: string, status: ThreadStatus, activity = false) {
+    this.q.setStatus(threadId, status, activity ? nowIso() : undefined);
   }
 
   titleOf(row: ThreadRow): TitleFact {
@@ -132,6 +133,7 @@ export class Registry {
       thread_id: row.thread_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      activity_at: row.activity_at,
       metadata: parse(row.metadata, {}),
       status: row.status,
       config: {},

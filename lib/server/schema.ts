@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, titleTerms } from "./search-terms";
 
 /**
  * The API's registry lives in the checkpointer's SQLite file and connection (one file to back
@@ -6,11 +7,13 @@ import type Database from "better-sqlite3";
  *
  * - tl_threads: one row per thread, the list's only source (search never reads checkpoints):
  *   status, metadata, a values snapshot and the title projection (title, title_source).
+ *   `updated_at` moves on any change (LangGraph's meaning); `activity_at` only when the
+ *   conversation itself moves (created, a run starts or ends, a state update): the list's order.
  *   `pin_pending` = a user rename accepted while a run was going that the checkpoint does not
  *   have yet; the run manager (or restart repair) writes it in and clears the flag.
- * - tl_title_revisions + tl_title_fts: every title a thread has had, FTS5-indexed, so title
- *   search finds a thread by its current and its earlier titles.
- * - tl_thread_activity: when each thread was touched, so "order as of time T" is computable for
+ * - tl_title_revisions + tl_title_fts: every title a thread has had, FTS5-indexed over its
+ *   search terms (search-terms.ts), so title search finds a thread by its current and earlier titles.
+ * - tl_thread_activity: each thread's activity instants, so "order as of time T" is computable for
  *   stable snapshot paging. Pruned to what an as-of query within the retention window needs.
  * - tl_runs: run rows, so a restart can see what was pending or running when the process died.
  */
@@ -25,7 +28,8 @@ CREATE TABLE IF NOT EXISTS tl_threads (
   interrupts_json TEXT,
   title TEXT,
   title_source TEXT,
-  pin_pending INTEGER NOT NULL DEFAULT 0
+  pin_pending INTEGER NOT NULL DEFAULT 0,
+  activity_at TEXT
 );
 CREATE INDEX IF NOT EXISTS tl_threads_updated ON tl_threads (updated_at, thread_id);
 CREATE INDEX IF NOT EXISTS tl_threads_created ON tl_threads (created_at, thread_id);
@@ -37,17 +41,9 @@ CREATE TABLE IF NOT EXISTS tl_title_revisions (
   title TEXT NOT NULL,
   source TEXT,
   at TEXT NOT NULL,
+  terms TEXT NOT NULL DEFAULT '',
   UNIQUE (thread_id, title)
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS tl_title_fts USING fts5(
-  title, content='tl_title_revisions', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS tl_title_revisions_ai AFTER INSERT ON tl_title_revisions BEGIN
-  INSERT INTO tl_title_fts (rowid, title) VALUES (new.id, new.title);
-END;
-CREATE TRIGGER IF NOT EXISTS tl_title_revisions_ad AFTER DELETE ON tl_title_revisions BEGIN
-  INSERT INTO tl_title_fts (tl_title_fts, rowid, title) VALUES ('delete', old.id, old.title);
-END;
 
 CREATE TABLE IF NOT EXISTS tl_thread_activity (
   thread_id TEXT NOT NULL,
@@ -69,8 +65,60 @@ CREATE TABLE IF NOT EXISTS tl_runs (
 );
 CREATE INDEX IF NOT EXISTS tl_runs_thread ON tl_runs (thread_id, created_at);
 CREATE INDEX IF NOT EXISTS tl_runs_status ON tl_runs (status);
+
+CREATE TABLE IF NOT EXISTS tl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+const SEARCH_INDEX_DDL = `
+CREATE VIRTUAL TABLE tl_title_fts USING fts5(
+  terms, content='tl_title_revisions', content_rowid='id', tokenize="${SEARCH_TOKENIZER}"
+);
+CREATE TRIGGER tl_title_revisions_ai AFTER INSERT ON tl_title_revisions BEGIN
+  INSERT INTO tl_title_fts (rowid, terms) VALUES (new.id, new.terms);
+END;
+CREATE TRIGGER tl_title_revisions_ad AFTER DELETE ON tl_title_revisions BEGIN
+  INSERT INTO tl_title_fts (tl_title_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+END;
+`;
+
+const hasColumn = (db: Database.Database, table: string, column: string) =>
+  db.prepare<[string], { name: string }>("SELECT name FROM pragma_table_info(?)").all(table).some((c) => c.name === column);
+
+/** Databases made by an older build: add the columns later builds read. */
+function addMissingColumns(db: Database.Database) {
+  if (!hasColumn(db, "tl_threads", "activity_at")) {
+    db.exec("ALTER TABLE tl_threads ADD COLUMN activity_at TEXT");
+  }
+  // Older builds did not tell activity from renames; their last touch is the best guess there is.
+  db.exec("UPDATE tl_threads SET activity_at = updated_at WHERE activity_at IS NULL");
+  if (!hasColumn(db, "tl_title_revisions", "terms")) {
+    db.exec("ALTER TABLE tl_title_revisions ADD COLUMN terms TEXT NOT NULL DEFAULT ''");
+  }
+}
+
+/** A new tokenizer or term rule means every revision's terms and the whole index are rebuilt. */
+function ensureSearchIndex(db: Database.Database) {
+  const row = db.prepare<[], { value: string }>("SELECT value FROM tl_meta WHERE key = 'search_index_version'").get();
+  if (row?.value === String(SEARCH_INDEX_VERSION)) return;
+  db.exec(`
+    DROP TRIGGER IF EXISTS tl_title_revisions_ai;
+    DROP TRIGGER IF EXISTS tl_title_revisions_ad;
+    DROP TABLE IF EXISTS tl_title_fts;
+  `);
+  const setTerms = db.prepare("UPDATE tl_title_revisions SET terms = ? WHERE id = ?");
+  for (const r of db.prepare<[], { id: number; title: string }>("SELECT id, title FROM tl_title_revisions").all()) {
+    setTerms.run(titleTerms(r.title), r.id);
+  }
+  db.exec(SEARCH_INDEX_DDL);
+  db.exec("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
+  db.prepare("INSERT OR REPLACE INTO tl_meta (key, value) VALUES ('search_index_version', ?)").run(String(SEARCH_INDEX_VERSION));
+}
+
 export function ensureRegistrySchema(db: Database.Database): void {
-  db.exec(DDL);
+  db.transaction(() => {
+    db.exec(DDL);
+    addMissingColumns(db);
+    db.exec("CREATE INDEX IF NOT EXISTS tl_threads_activity ON tl_threads (activity_at, thread_id)");
+    ensureSearchIndex(db);
+  })();
 }

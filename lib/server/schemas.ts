@@ -42,7 +42,7 @@ export const threadCreateSchema = z.object({
 
 export const threadPatchSchema = z.object({ metadata: opt(record), ttl: opt(z.unknown()) });
 
-export const THREAD_FIELDS = ["thread_id", "created_at", "updated_at", "metadata", "config", "context", "status", "values", "interrupts"] as const;
+export const THREAD_FIELDS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "config", "context", "status", "values", "interrupts"] as const;
 
 export const threadSearchSchema = z.object({
   metadata: opt(record),
@@ -51,7 +51,7 @@ export const threadSearchSchema = z.object({
   status: opt(z.enum(THREAD_STATUSES)),
   limit: opt(z.number().int().min(0).max(1000)),
   offset: opt(z.number().int().min(0)),
-  sort_by: opt(z.enum(["thread_id", "status", "created_at", "updated_at"])),
+  sort_by: opt(z.enum(["thread_id", "status", "created_at", "updated_at", "activity_at"])),
   sort_order: opt(z.enum(["asc", "desc"])),
   select: opt(z.array(z.enum(THREAD_FIELDS)).min(1)),
   extract: opt(

@@ -1,9 +1,10 @@
 import { unprocessable } from "./errors";
 import type { ThreadStatus } from "./queries";
+import { ftsQuery } from "./search-terms";
 
 /** Builds the WHERE / ORDER BY / extract SQL for threads/search and threads/count (all bound params). */
 
-export type SortBy = "thread_id" | "status" | "created_at" | "updated_at";
+export type SortBy = "thread_id" | "status" | "created_at" | "updated_at" | "activity_at";
 
 export interface ThreadQuery {
   metadata?: Record<string, unknown>;
@@ -12,7 +13,7 @@ export interface ThreadQuery {
   status?: ThreadStatus;
   /** User text for `$title_search`; null/blank = no title filter. */
   titleSearch?: string | null;
-  /** `$as_of` instant (ISO): order by activity as of then, hide threads created after it. */
+  /** `$as_of` instant (ISO): hide threads created after it; `activity_at` order is as of then. */
   asOf?: string | null;
   sortBy: SortBy;
   sortOrder: "asc" | "desc";
@@ -46,16 +47,6 @@ function jsonEquals(col: string, path: string, value: unknown): Sql {
   return { sql: `(${col} -> ?) = json(?)`, params: [path, JSON.stringify(value)] };
 }
 
-/**
- * `$title_search` text → an FTS5 query that cannot be malformed: only word characters survive,
- * each word is quoted and prefix-matched, words are ANDed. Returns null when nothing searchable remains.
- */
-export function ftsQuery(text: string): string | null {
-  const words = text.normalize("NFKC").match(/[\p{L}\p{N}\p{M}_]+/gu) ?? [];
-  if (!words.length) return null;
-  return words.slice(0, 16).map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ");
-}
-
 export function buildThreadFilter(q: ThreadQuery): Sql {
   const parts: string[] = ["1 = 1"];
   const params: unknown[] = [];
@@ -84,10 +75,10 @@ export function buildThreadFilter(q: ThreadQuery): Sql {
   return { sql: parts.join(" AND "), params };
 }
 
-/** With `$as_of`, "updated_at" means the last activity at or before that instant (from the activity log). */
+/** With `$as_of`, "activity_at" means the last activity at or before that instant (from the activity log). */
 export function buildOrder(q: ThreadQuery): { column: string; sql: string; params: unknown[] } {
   const dir = q.sortOrder === "asc" ? "ASC" : "DESC";
-  if (q.sortBy === "updated_at" && q.asOf) {
+  if (q.sortBy === "activity_at" && q.asOf) {
     return {
       column: `, COALESCE((SELECT MAX(a.at) FROM tl_thread_activity a WHERE a.thread_id = t.thread_id AND a.at <= ?), t.created_at) AS sort_at`,
       sql: `sort_at ${dir}, t.thread_id ${dir}`,

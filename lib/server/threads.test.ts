@@ -8,6 +8,8 @@ const LEAN = {
   select: ["thread_id", "created_at", "updated_at", "status", "metadata"] as ("thread_id" | "created_at" | "updated_at" | "status" | "metadata")[],
   extract: { title: "values.title", title_source: "values.title_source" },
 };
+/** Threadline's list order (not in the SDK's types). */
+const BY_ACTIVITY = "activity_at" as "updated_at";
 
 async function titled(title: string, metadata: Record<string, unknown> = {}) {
   const t = await h.client.threads.create({ metadata });
@@ -146,20 +148,19 @@ describe("threads: $as_of snapshot paging", () => {
     const expected = [...ids].reverse(); // most recently active first
     const { server_time: asOf } = (await (await h.fetch("/info")).json()) as { server_time: string };
     const page = (offset: number) =>
-      h.client.threads.search({ ...LEAN, metadata: { $as_of: asOf }, sortBy: "updated_at", sortOrder: "desc", limit: 10, offset });
+      h.client.threads.search({ ...LEAN, metadata: { $as_of: asOf }, sortBy: BY_ACTIVITY, sortOrder: "desc", limit: 10, offset });
 
     const seen = (await page(0)).map((t) => t.thread_id);
-    // Activity between page loads: the oldest threads jump to the top, one is renamed, one is new.
-    await h.client.threads.update(ids[0], { metadata: { starred: true } });
-    await h.client.threads.updateState(ids[3], { values: { title: "Renamed while paging" } });
+    // Activity between page loads: the oldest threads get messages (jump to the top), one is new.
+    await h.client.runs.wait(ids[0], "agent", { input: human("Back to this one") });
     await h.client.threads.create();
     seen.push(...(await page(10)).map((t) => t.thread_id));
-    await h.client.threads.update(ids[1], { metadata: { starred: true } });
+    await h.client.runs.wait(ids[1], "agent", { input: human("And this one") });
     seen.push(...(await page(20)).map((t) => t.thread_id));
 
     expect(seen).toEqual(expected);
     // Without $as_of the same paging would have shown a moved thread twice.
-    const live = await h.client.threads.search({ ...LEAN, sortBy: "updated_at", sortOrder: "desc", limit: 3 });
+    const live = await h.client.threads.search({ ...LEAN, sortBy: BY_ACTIVITY, sortOrder: "desc", limit: 3 });
     expect(live[0].thread_id).toBe(ids[1]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIMessageChunk, HumanMessage } from "@langchain/core/messages";
-import { ftsQuery, jsonPath } from "./search-sql";
+import { jsonPath } from "./search-sql";
+import { ftsQuery } from "./search-terms";
 import { toJsonValue } from "./serde";
 import { encodeEvent, parseLastEventId } from "./sse";
 import { pathSegments } from "./router";
@@ -23,7 +24,9 @@ describe("SSE encoding", () => {
 describe("title search query", () => {
   it("quotes and prefix-matches every word, so FTS syntax in user text is inert", () => {
     expect(ftsQuery("Lisbon trip")).toBe('"Lisbon"* "trip"*');
-    expect(ftsQuery('a "b" OR c* NEAR(d)')).toBe('"a"* "b"* "OR"* "c"* "NEAR"* "d"*');
+    expect(ftsQuery('a "b" OR c* NEAR(d)')).toBe('"a"* "b"* "OR"* "c"* "NEAR(d"*');
+    expect(ftsQuery('say "hi')).toBe('"say"* "hi"*');
+    expect(ftsQuery('x"y')).toBe('"x""y"*');
     expect(ftsQuery("  !!! ")).toBeNull();
     expect(ftsQuery("请帮我")).toBe('"请帮我"*');
   });
