@@ -1,11 +1,6 @@
-// Runs once when the server starts: a bad setting must stop it right away with a message naming
-// the variable and its bounds, not surface later as a failed request.
+// Runs once when the server starts. Next also compiles this file for the Edge runtime, so the
+// Node-only start-up check lives in its own module, imported only under Node: an Edge build then
+// never sees `process.exit` and prints no "Node.js API in the Edge Runtime" warning.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { validateServerEnv } = await import("./lib/agent/env-check");
-  const problem = validateServerEnv(process.env);
-  if (problem) {
-    console.error(`Threadline cannot start: ${problem}`);
-    process.exit(1);
-  }
+  if (process.env.NEXT_RUNTIME === "nodejs") await import("./instrumentation-node");
 }

@@ -9,6 +9,9 @@ const nextConfig: NextConfig = {
     "pg",
   ],
   poweredByHeader: false,
+  // `next dev` serves its scripts and HMR socket only to origins it knows (localhost by default);
+  // without these, a page opened at http://127.0.0.1:3000 or http://[::1]:3000 never hydrates.
+  allowedDevOrigins: ["127.0.0.1", "[::1]"],
   // Lets parallel builds (e.g. a second checkout's e2e run) use separate output folders.
   distDir: process.env.NEXT_DIST_DIR || ".next",
 };

@@ -13,8 +13,8 @@ interface TitleEditorProps {
 
 /**
  * In-place title input. Enter or blur saves, Esc cancels. A title lib/title accepts is saved
- * optimistically (the editor closes at once); one it refuses goes to the server anyway and the
- * server's message is shown inline while nothing changes.
+ * optimistically (the editor closes at once); one it refuses gets lib/title's message (the same
+ * the server would send; renameThread does not send it) inline while nothing changes.
  */
 export function TitleEditor({ initial, rename, onClose }: TitleEditorProps) {
   const [value, setValue] = useState(initial);

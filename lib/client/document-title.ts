@@ -4,3 +4,6 @@ import { EMPTY_TITLE } from "@/lib/title";
 export function documentTitleFor(title: string | null | undefined): string {
   return `${title || EMPTY_TITLE} · Threadline`;
 }
+
+export const CONVERSATION_NOT_FOUND = "Conversation not found";
+export const PAGE_NOT_FOUND = "Page not found";

@@ -10,19 +10,21 @@ import { patchRow } from "./row-patches";
 export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
 
 /**
- * Rename = pin. Optimistic when the text is valid by lib/title's own rule (so the row changes at
- * once); the server stays the authority: its normalised title settles the row, its 422 message is
+ * Rename = pin. A title lib/title refuses is refused here with the server's own message and never
+ * sent (a request known to fail would only put a 4xx in the console). A valid one shows at once
+ * (optimistic); the server stays the authority: its normalised title settles the row, a 422 is
  * shown inline, any other failure rolls back with a toast.
  */
 export async function renameThread(qc: QueryClient, threadId: string, raw: string): Promise<RenameResult> {
   const local = normalizeUserTitle(raw);
+  if (!local.ok) return { ok: false, message: local.message };
   const at = Date.now();
-  if (local.ok) patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
+  patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
   const clearOwnEdit = () => patchRow(qc, threadId, (p) => (p.edit?.at === at ? { ...p, edit: undefined } : p));
   try {
     const res: unknown = await getBrowserClient().threads.updateState(threadId, { values: { title: raw } });
     const fact = titleFactOf(res);
-    const settled = fact.title ? fact : { title: local.ok ? local.title : raw, source: { kind: "user" as const } };
+    const settled = fact.title ? fact : { title: local.title, source: { kind: "user" as const } };
     recordServerTitle(qc, threadId, settled);
     clearOwnEdit();
     return { ok: true, title: settled.title ?? "" };

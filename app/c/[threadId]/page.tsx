@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ChatView, type ChatState } from "@/components/chat/ChatView";
-import { documentTitleFor } from "@/lib/client/document-title";
+import { CONVERSATION_NOT_FOUND, documentTitleFor } from "@/lib/client/document-title";
 import { titleFactOf } from "@/lib/title";
 import { loadAppInfo, loadThread } from "../../_data";
 
@@ -10,7 +10,7 @@ type Params = { params: Promise<{ threadId: string }> };
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { threadId } = await params;
   const thread = await loadThread(threadId);
-  return { title: documentTitleFor(thread ? titleFactOf(thread.values).title : null) };
+  return { title: documentTitleFor(thread ? titleFactOf(thread.values).title : CONVERSATION_NOT_FOUND) };
 }
 
 export default async function ConversationPage({ params }: Params) {
