@@ -5,7 +5,7 @@ import { tool } from "langchain";
 import { z } from "zod";
 import { titlerFromEnv, TITLE_FAILURE_PREFIX } from "@/lib/agent";
 import { startLoopbackLLM, type LoopbackLLM, type RecordedRequest, type ScriptedReply } from "@/lib/agent/testing/loopback-llm";
-import { DEFAULT_TITLE_CONFIG, fallbackTitle, type TitleConfig } from "@/lib/title";
+import { DEFAULT_TITLE_CONFIG, attachmentsTitle, fallbackTitle, type TitleConfig } from "@/lib/title";
 import type { TitleRequestRow } from "./queries";
 import { ScriptedModel, collect, createHarness, human, sleep, type Harness } from "./test-harness";
 
@@ -254,6 +254,26 @@ describe("Let AI name this, the audit route and deletion", () => {
     await h.client.runs.wait(t.thread_id, "agent", { input: human(TRIP) });
     const res = await h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" });
     expect(await res.json()).toMatchObject({ title: fallbackTitle(TRIP), title_source: { kind: "fallback" } });
+  });
+
+  it("titles an attachment-only first message from its file names, with no title call; with text, sends names and kinds, never bytes", async () => {
+    const { h, titleRequests } = await setup("openai", { text: "Quarterly Report Review" });
+    const pdf = { type: "file", mimeType: "application/pdf", data: Buffer.from("%PDF-1.4 secret bytes").toString("base64"), metadata: { filename: "report.pdf" } };
+    const png = { type: "image", mimeType: "image/png", data: Buffer.from("png secret bytes").toString("base64"), metadata: { filename: "chart.png" } };
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: { messages: [{ type: "human", content: [pdf, png] }] } });
+    const state = await h.client.threads.getState<{ title: string; title_source: unknown }>(t.thread_id);
+    const expected = attachmentsTitle([{ name: "report.pdf", kind: "pdf" }, { name: "chart.png", kind: "image" }], DEFAULT_TITLE_CONFIG);
+    expect(expected).toContain("report.pdf");
+    expect(state.values).toMatchObject({ title: expected, title_source: { kind: "fallback" } });
+    expect(titleRequests()).toHaveLength(0);
+
+    const t2 = await h.client.threads.create();
+    await h.client.runs.wait(t2.thread_id, "agent", { input: { messages: [{ type: "human", content: [{ type: "text", text: "Summarise this for the board" }, pdf] }] } });
+    expect((await h.client.threads.getState<{ title: string }>(t2.thread_id)).values.title).toBe("Quarterly Report Review");
+    const sent = JSON.stringify(titleRequests()[0].body);
+    expect(sent).toContain("report.pdf");
+    expect(sent).not.toContain(pdf.data);
   });
 
   it("makes no title request at all without a title model", async () => {
