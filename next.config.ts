@@ -7,6 +7,13 @@ const nextConfig: NextConfig = {
     "@langchain/langgraph-checkpoint-sqlite",
     "@langchain/langgraph-checkpoint-postgres",
     "pg",
+    // initChatModel imports the provider package by name at run time (`import(pkg)`), which a
+    // bundle cannot resolve: LangChain and its providers are loaded by Node, one copy of each.
+    "langchain",
+    "@langchain/core",
+    "@langchain/langgraph",
+    "@langchain/openai",
+    "@langchain/anthropic",
   ],
   poweredByHeader: false,
   // `next dev` serves its scripts and HMR socket only to origins it knows (localhost by default);
