@@ -133,9 +133,10 @@ describe("plainTextPrefix", () => {
     }
   });
 
-  it("property: prefix-consistent on arbitrary strings", () => {
+  it("property: prefix-consistent on arbitrary strings and on Markdown-piece strings", () => {
+    const markdownish = fc.array(fc.constantFrom(...MD_PIECES), { maxLength: 600 }).map((p) => p.join(""));
     fc.assert(
-      fc.property(fc.string({ maxLength: 400 }), fc.integer({ min: 1, max: 500 }), (s, budget) => {
+      fc.property(fc.oneof(fc.string({ maxLength: 400 }), markdownish), fc.integer({ min: 1, max: 500 }), (s, budget) => {
         const { text, complete } = plainTextPrefix(s, budget);
         const whole = markdownToPlainText(s);
         return whole.startsWith(text) && (!complete || text === whole);
