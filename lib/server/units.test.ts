@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIMessageChunk, HumanMessage } from "@langchain/core/messages";
 import { jsonPath } from "./search-sql";
-import { ftsQuery } from "./search-terms";
+import { ftsQuery, titleTerms } from "./search-terms";
 import { toJsonValue } from "./serde";
 import { encodeEvent, parseLastEventId } from "./sse";
 import { pathSegments } from "./router";
@@ -29,6 +29,12 @@ describe("title search query", () => {
     expect(ftsQuery('x"y')).toBe('"x""y"*');
     expect(ftsQuery("  !!! ")).toBeNull();
     expect(ftsQuery("请帮我")).toBe('"请帮我"*');
+  });
+
+  it("indexes each word as written, its pieces between punctuation and its letter runs", () => {
+    expect(titleTerms("Porting C#/F# code (C++),")).toBe("Porting C#/F# C# F# C F code C++");
+    expect(titleTerms("Pride 🏳️‍🌈!")).toBe("Pride 🏳️‍🌈");
+    expect(titleTerms("don't panic")).toBe("don't don t panic");
   });
 
   it("only builds JSON paths from safe keys", () => {
