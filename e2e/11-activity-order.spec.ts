@@ -23,6 +23,8 @@ test("a rename leaves a conversation where it is, also after a reload; a message
 
   await sidebar.rename(oldest, "Bread science");
   await expect(sidebar.rowTitle(oldest)).toHaveText("Bread science");
+  // The row shows the rename before the server has it (optimistic); reload only once it does.
+  await expect.poll(async () => ((await client.threads.get(oldest)).values as { title?: string }).title).toBe("Bread science");
   await page.reload();
   await expect(sidebar.rowTitle(oldest)).toHaveText("Bread science");
   expect(await orderOf(sidebar, ids)).toEqual([newest, middle, oldest]);
