@@ -87,7 +87,7 @@ export function MessageAttachments({ attachments }: { attachments: AttachmentVie
           <li key={a.key} data-testid="message-attachment" data-kind="image" title={a.sizeLabel ? `${a.name} · ${a.sizeLabel}` : a.name}>
             {/* A data: URL from the message itself: nothing for the image optimizer to fetch. */}
             {/* eslint-disable-next-line @next/next/no-img-element */}
-            <img src={a.imageSrc} alt={a.name} className="max-h-40 max-w-60 rounded-lg border border-neutral-200 object-contain dark:border-neutral-700" />
+            <img src={a.imageSrc} alt={a.name} className="max-h-40 min-h-8 max-w-60 min-w-8 rounded-lg border border-neutral-200 object-contain dark:border-neutral-700" />
           </li>
         ) : (
           <li key={a.key} className={CHIP} data-testid="message-attachment" data-kind={a.kind}>
