@@ -2,6 +2,8 @@ import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/languag
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { messageAttachments } from "@/lib/title";
+import { isNamed } from "@/lib/title/attachments";
 
 export const OFFLINE_MODEL_NAME = "threadline-offline";
 
@@ -14,15 +16,9 @@ function lastUserMessage(messages: BaseMessage[]): BaseMessage | undefined {
   return messages.findLast((m) => m.type === "human");
 }
 
-/** The names of the files a message carries (standard `image`/`file` blocks), never their bytes. */
+/** The names of the files a message carries (from the title engine's reader), never their bytes. */
 export function attachedFileNames(message: BaseMessage | undefined): string[] {
-  if (!message || typeof message.content === "string") return [];
-  return message.content.flatMap((block) => {
-    if (block.type !== "image" && block.type !== "file") return [];
-    const meta = (block as { metadata?: { filename?: unknown; name?: unknown } }).metadata;
-    const name = typeof meta?.filename === "string" ? meta.filename : typeof meta?.name === "string" ? meta.name : null;
-    return [name?.replace(/\s+/g, " ").trim() || (block.type === "image" ? "an image" : "a file")];
-  });
+  return messageAttachments(message).map((a) => (isNamed(a) ? a.name : a.kind === "image" ? "an image" : "a file"));
 }
 
 function listed(names: string[]): string {

@@ -1,15 +1,9 @@
-import { fallbackTitle, userMessageText, type TitleConfig } from "@/lib/title";
-import { attachmentViews } from "./message-attachments";
+import { fallbackTitleFor, messageAttachments, userMessageText, type TitleConfig } from "@/lib/title";
 
 /**
- * The title the browser shows the moment a first message is sent, from the message itself so it
- * matches what the server computes from the same message.
- * Stand-in until lib/title's `fallbackTitleFor` lands: text first, else the attachments' names.
+ * The title the browser shows the moment a first message is sent. It reads the message exactly as
+ * the server will (its text, else its attachments' names), so the two cannot disagree.
  */
 export function instantTitleOf(message: { content: unknown }, config: Pick<TitleConfig, "max_chars">): string {
-  const text = userMessageText(message);
-  if (text.trim()) return fallbackTitle(text, config);
-  const files = attachmentViews(message.content);
-  const rest = files.length > 1 ? ` + ${files.length - 1} more` : "";
-  return fallbackTitle(files.length ? `${files[0].name}${rest}` : "", config);
+  return fallbackTitleFor({ text: userMessageText(message), attachments: messageAttachments(message) }, config);
 }

@@ -49,7 +49,7 @@ describe("the browser's instant title", () => {
   it("comes from the text when there is any, and from the file names when there is none", () => {
     expect(instantTitleOf({ content: [{ type: "text", text: "Summarise this" }, pdf] }, config)).toBe("Summarise this");
     expect(instantTitleOf({ content: [pdf] }, config)).toBe("report.pdf");
-    expect(instantTitleOf({ content: [pdf, png] }, config)).not.toBe("New Conversation");
-    expect(instantTitleOf({ content: [pdf, png] }, config)).toContain("report.pdf");
+    expect(instantTitleOf({ content: [pdf, png] }, config)).toBe("report.pdf + cat.png");
+    expect(instantTitleOf({ content: [pdf, png, png] }, config)).toBe("report.pdf + 2 images");
   });
 });
