@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ModelTitler } from "@/lib/agent/title-model";
 import { DEFAULT_TITLE_CONFIG, type TitleSource } from "@/lib/title";
 import { ScriptedModel, createHarness, human, type Harness } from "./test-harness";
 
@@ -25,10 +26,8 @@ async function current(threadId: string) {
 
 /** A thread titled by a (scripted) title model; no instant fallback title in between. */
 async function modelTitledThread() {
-  h = createHarness({
-    titleConfig: { ...DEFAULT_TITLE_CONFIG, instant: false },
-    titleGenerator: async () => ({ title: "Tidal physics", source: MODEL }),
-  });
+  const titler: ModelTitler = { modelId: MODEL.model!, needsAssistant: false, request: async () => ({ ok: true, title: "Tidal physics", source: MODEL }) };
+  h = createHarness({ titleConfig: { ...DEFAULT_TITLE_CONFIG, instant: false }, titler });
   const t = await h.client.threads.create();
   await h.client.runs.wait(t.thread_id, "agent", { input: human("How do tides work") });
   expect((await current(t.thread_id)).state).toEqual({ title: "Tidal physics", title_source: MODEL });
