@@ -40,7 +40,6 @@ test("a PDF sent alone is titled by its name at once, shows in the chat and is n
 });
 
 test("the server titles a files-only conversation by its files too (after a reload)", async ({ page, chat, sidebar }) => {
-  test.fixme(true, "needs TitleMiddleware to title from fallbackTitleFor({ text, attachments }) (integrator's wiring)");
   await chat.openNew();
   await page.getByTestId("attach-input").setInputFiles({ name: "report.pdf", mimeType: "application/pdf", buffer: PDF });
   await chat.sendButton.click();

@@ -7,7 +7,6 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HumanMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ChatAnthropic } from "@langchain/anthropic";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { attachmentBlock, readAttachment } from "@/lib/client/attachments";
 import { createThreadlineAgent } from "./agent";
@@ -75,7 +74,7 @@ function userContent(sent: (typeof received)[number]) {
 
 describe("attachments reach a real provider in its own format", () => {
   it("OpenAI: image as an image_url data URL, PDF as a named file, text file as text", async () => {
-    const model = chatModelFromEnv({ OPENAI_API_KEY: "sk-loopback", OPENAI_BASE_URL: `${origin}/v1`, CHAT_MODEL: "loopback" });
+    const model = await chatModelFromEnv({ OPENAI_API_KEY: "sk-loopback", OPENAI_BASE_URL: `${origin}/v1`, CHAT_MODEL: "loopback" });
     const { sent, stored, title } = await sendThroughAgent(model);
     expect(sent.url).toBe("/v1/chat/completions");
     expect(userContent(sent)).toEqual([
@@ -95,7 +94,7 @@ describe("attachments reach a real provider in its own format", () => {
   });
 
   it("Anthropic: image and PDF as base64 sources, text file as text", async () => {
-    const model = new ChatAnthropic({ model: "claude-loopback", apiKey: "sk-loopback", anthropicApiUrl: origin, maxRetries: 0 });
+    const model = await chatModelFromEnv({ CHAT_MODEL: "anthropic:claude-loopback", ANTHROPIC_API_KEY: "sk-loopback", ANTHROPIC_BASE_URL: origin });
     const { sent } = await sendThroughAgent(model);
     expect(sent.url).toBe("/v1/messages");
     expect(userContent(sent)).toEqual([
