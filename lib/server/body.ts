@@ -92,9 +92,25 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   }
   if (text.trim() === "") return undefined;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw unprocessable(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw unprocessable("Malformed JSON body");
   }
+  // Zod and object spreads drop or misread a "__proto__" key, so a body with one would not mean
+  // what it says. Only a text containing it (or a \u escape that could spell it) is walked.
+  if (/__proto__|\\u/.test(text) && hasProtoKey(parsed)) throw unprocessable('JSON keys named "__proto__" are not accepted');
+  return parsed;
+}
+
+function hasProtoKey(root: unknown): boolean {
+  const stack = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, "__proto__")) return true;
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return false;
 }

@@ -64,6 +64,10 @@ describe("titles change only through rename, regenerate and the middleware", () 
       expect(r.status, JSON.stringify(body)).toBe(422);
       expect(r.detail).not.toMatch(/Unable to coerce|InvalidUpdateError|Expected node/);
     }
+    for (const key of ["__proto__", "\\u005f_proto__"]) {
+      const r = await send(`/threads/${t}/state`, { ...json({}), body: `{"values":{"${key}":{"title":"x"}}}` });
+      expect(r.status, key).toBe(422);
+    }
     expect(await stateOf()).toMatchObject(PINNED);
 
     const renamed = (await h.client.threads.updateState(t, { values: { title: " Lisbon\u202E plan " } })) as unknown as Record<string, unknown>;

@@ -35,7 +35,7 @@ export function queryObject(url: URL): Record<string, string | string[]> {
 export function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);
   if (raw == null || raw === "") return dflt;
-  const n = Number(raw);
+  const n = /^-?\d{1,12}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) throw unprocessable(`${name} must be an integer between ${min} and ${max}`);
   return n;
 }

@@ -17,6 +17,11 @@ export class Router {
     return this;
   }
 
+  /** The route table as [method, pattern] pairs (tests walk every route). */
+  get table(): [method: string, pattern: string][] {
+    return this.routes.map((r) => [r.method, r.pattern]);
+  }
+
   private match(method: string, segments: string[]) {
     let pathMatched = false;
     for (const r of this.routes) {
