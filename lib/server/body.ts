@@ -13,7 +13,12 @@ export function bodyLimitFor(method: string, pattern: string): number {
 }
 
 const mib = (n: number) => `${n / (1024 * 1024)} MiB`;
-const tooLarge = (limit: number) => new ApiError(413, `Request body is larger than the limit of ${mib(limit)} (${limit} bytes)`);
+/**
+ * The rest of the body stays unread, so the server drops the connection after answering; saying
+ * so keeps a client from sending its next request down that dying keep-alive socket.
+ */
+const tooLarge = (limit: number) =>
+  new ApiError(413, `Request body is larger than the limit of ${mib(limit)} (${limit} bytes)`, { Connection: "close" });
 
 function isJsonType(contentType: string | null): boolean {
   const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
