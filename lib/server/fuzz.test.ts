@@ -72,7 +72,7 @@ const run: Record<string, fc.Arbitrary<unknown>> = {
   input: fc.oneof(notObject, titleWrite.map((w) => ({ ...human("hi"), ...w })), hostKey.map((k) => ({ ...human("hi"), [k]: 1 }))),
   command: fc.oneof(notObject, hostKey.map((k) => ({ update: { [k]: "x" } })), hostKey.map((k) => ({ update: [[k, "x"]] })), fc.oneof(fc.integer(), fc.boolean(), fc.constant({ node: "model_request", input: { title: "x" } })).map((goto) => ({ goto }))),
   config: fc.oneof(notObject, reservedConfigurable.map((configurable) => ({ configurable })), badInt(1, 10_000).map((recursion_limit) => ({ recursion_limit }))),
-  context: fc.oneof(notObject, fc.constantFrom({ readTitlePin: "user" }, { readTitlePin: null }, { __host: 1 })),
+  context: fc.oneof(notObject, fc.constantFrom({ readTitlePin: "user" }, { readTitlePin: null }, { recordTitleRequest: 1 }, { __host: 1 })),
   metadata: fc.oneof(notObject, fc.integer({ min: 65, max: 90 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i])))),
   stream_mode: fc.oneof(badEnum(["values", "updates", "messages-tuple", "custom", "debug", "checkpoints", "tasks", "tools", "messages", "events"]), fc.constant(["values", "nope"])),
   multitask_strategy: badEnum(["reject", "enqueue", "interrupt", "rollback"]),

@@ -98,7 +98,7 @@ describe("config.configurable and context are the server's", () => {
   });
 
   it("refuses host-owned context keys", async () => {
-    for (const context of [{ readTitlePin: "user" }, { __secret: 1 }]) {
+    for (const context of [{ readTitlePin: "user" }, { recordTitleRequest: "x" }, { __secret: 1 }]) {
       const r = await rejection(h.client.runs.wait(t, "agent", { input: human("x"), context }));
       expect(r.status).toBe(422);
     }

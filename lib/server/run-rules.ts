@@ -46,7 +46,7 @@ function checkConfigurable(threadId: string, configurable: Record<string, unknow
 }
 
 /** Context keys the host sets for the run (the registry's pin reader); a client cannot replace them. */
-export const HOST_CONTEXT_KEYS: readonly string[] = ["readTitlePin"];
+export const HOST_CONTEXT_KEYS: readonly string[] = ["readTitlePin", "recordTitleRequest"];
 
 function checkContext(context: Record<string, unknown>) {
   for (const key of Object.keys(context)) {
