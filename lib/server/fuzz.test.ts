@@ -102,7 +102,7 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   "POST /threads/count": filterFields,
   "POST /threads/:thread_id/state": {
     values: fc.oneof(notObject, badTitle.map((title) => ({ title })), titleWrite, hostKey.filter((k) => k !== "title").map((k) => ({ [k]: "x" })), fc.constant({ messages: [5] }), fc.constant({ messages: "hi" })),
-    as_node: fc.oneof(notString, fc.constantFrom("__copy__", "__input__", "nope", "tools")),
+    as_node: fc.oneof(notString, fc.constantFrom("__copy__", "__input__", "nope", "tools", "constructor", "toString", "__proto__")),
     checkpoint: badCheckpoint,
   },
   "POST /threads/:thread_id/state/checkpoint": { checkpoint: badCheckpoint, select: notObject },
