@@ -112,6 +112,11 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
     metadata: fc.oneof(notObject, manyKeys, badHistoryKey.map((k) => ({ [k]: 1 }))),
     checkpoint: badCheckpoint,
   },
+  "POST /threads/:thread_id/title/restore": {
+    title: fc.oneof(notString, fc.constant("")),
+    title_source: fc.oneof(notObject, badEnum(["fallback", "model", "user"]).map((kind) => ({ kind }))),
+    expected: notObject,
+  },
   "POST /threads/:thread_id/runs/stream": run,
   "POST /threads/:thread_id/runs/wait": run,
   "POST /threads/:thread_id/runs": run,

@@ -91,7 +91,9 @@ export const stateCheckpointSchema = z.object({
 
 export const historySchema = z.object({
   limit: opt(z.number().int().min(1).max(1000)),
-  before: opt(z.union([idSchema, checkpointSchema])),
+  // The SDK types `before` as a run Config (`{ configurable: { checkpoint_id } }`); a bare
+  // checkpoint object or id is accepted too.
+  before: opt(z.union([idSchema, z.object({ configurable: checkpointSchema }).transform((c) => c.configurable), checkpointSchema])),
   metadata: opt(historyFilter),
   checkpoint: opt(checkpointSchema),
   select: opt(z.array(z.string().max(200)).max(32)),
