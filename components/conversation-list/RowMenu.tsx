@@ -2,22 +2,28 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useRef } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
+import { Tooltip } from "@/components/ui/tooltip";
 
 interface RowMenuProps {
   title: string;
   starred: boolean;
   pinned: boolean;
+  /** The conversation is answering: naming it now would race the run's own title. */
+  busy: boolean;
   onRename: () => void;
   onToggleStar: () => void;
   onRegenerate: () => void;
   onDelete: () => void;
 }
 
-const itemClass =
-  "flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800";
+export const REGENERATE_BUSY_REASON = "Available when the answer has finished";
 
-export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
-  // Rename moves focus into the row's input: don't let the closing menu pull it back.
+const itemClass =
+  "flex min-h-11 cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 aria-disabled:text-neutral-600 md:min-h-0 dark:data-[highlighted]:bg-neutral-800 dark:aria-disabled:text-neutral-400";
+
+export function RowMenu({ title, starred, pinned, busy, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
+  // Rename moves focus into the row's input and delete to the next row: the closing menu must
+  // not pull it back to this row's button.
   const keepFocusAway = useRef(false);
   return (
     <DropdownMenu.Root modal={false}>
@@ -26,7 +32,9 @@ export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRege
           type="button"
           data-testid="row-menu-button"
           aria-label={`Options for ${title}`}
-          className="mr-1 grid size-7 shrink-0 place-items-center rounded text-neutral-500 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=open]:bg-neutral-200 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+          // The list is one tab stop: this button is reached with → from the row (see ConversationList).
+          tabIndex={-1}
+          className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
         >
           <MoreIcon />
         </button>
@@ -56,15 +64,29 @@ export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRege
             <StarIcon filled={!starred} /> {starred ? "Unstar" : "Star"}
           </DropdownMenu.Item>
           {pinned ? (
-            <DropdownMenu.Item className={itemClass} data-testid="menu-regenerate" onSelect={onRegenerate}>
-              <SparklesIcon /> Let AI name this
-            </DropdownMenu.Item>
+            // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
+            <Tooltip content={REGENERATE_BUSY_REASON} disabled={!busy} side="right">
+              <DropdownMenu.Item
+                className={itemClass}
+                data-testid="menu-regenerate"
+                aria-disabled={busy || undefined}
+                onSelect={(e) => {
+                  if (busy) return e.preventDefault();
+                  onRegenerate();
+                }}
+              >
+                <SparklesIcon /> Let AI name this
+              </DropdownMenu.Item>
+            </Tooltip>
           ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-700" />
           <DropdownMenu.Item
-            className={`${itemClass} text-red-600 dark:text-red-400`}
+            className={`${itemClass} text-red-700 dark:text-red-400`}
             data-testid="menu-delete"
-            onSelect={onDelete}
+            onSelect={() => {
+              keepFocusAway.current = true;
+              onDelete();
+            }}
           >
             <TrashIcon /> Delete
           </DropdownMenu.Item>
