@@ -149,6 +149,11 @@ test.describe("keyboard, focus and accessibility", () => {
     });
     expect(small).toEqual([]);
 
+    // The focused row's tooltip is dismissed first (WCAG 1.4.13), then the drawer closes.
+    await expect(page.getByTestId("tooltip")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("tooltip")).toHaveCount(0);
+    await expect(drawer).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
     await expect(page.getByTestId("open-drawer")).toBeFocused();

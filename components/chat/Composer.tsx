@@ -68,7 +68,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus }: ComposerProps
           </button>
         )}
       </div>
-      <p className="mt-1.5 text-center text-xs text-neutral-500">Enter to send · Shift+Enter for a new line</p>
+      <p className="mt-1.5 text-center text-xs text-neutral-500 dark:text-neutral-400">Enter to send · Shift+Enter for a new line</p>
     </form>
   );
 }
