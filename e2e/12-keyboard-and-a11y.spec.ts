@@ -168,12 +168,17 @@ test.describe("keyboard, focus and accessibility", () => {
   });
 
   test("no serious or critical axe violations, light and dark: home, conversation, row menu, rename editor, mobile drawer", async ({ browser }) => {
+    test.setTimeout(240_000);
     const found: string[] = [];
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await desktop.newPage();
+    const chat = new ChatPage(page);
+    const sidebar = new Sidebar(page);
+    const mobile = await browser.newContext(MOBILE);
+    const phone = await mobile.newPage();
     for (const colorScheme of ["light", "dark"] as const) {
-      const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      const chat = new ChatPage(page);
-      const sidebar = new Sidebar(page);
+      await page.emulateMedia({ colorScheme });
+      await phone.emulateMedia({ colorScheme });
       await chat.openNew();
       found.push(...(await seriousViolations(page, `${colorScheme} home`)));
       await chat.open(ids[1]);
@@ -184,16 +189,14 @@ test.describe("keyboard, focus and accessibility", () => {
       await sidebar.startEditing(ids[0], "f2");
       found.push(...(await seriousViolations(page, `${colorScheme} rename editor`)));
       await page.keyboard.press("Escape");
-      await context.close();
 
-      const mobile = await browser.newContext({ ...MOBILE, colorScheme });
-      const phone = await mobile.newPage();
       await new ChatPage(phone).open(ids[1]);
       await phone.getByTestId("open-drawer").click();
       await expect(phone.getByTestId("drawer")).toBeVisible();
       found.push(...(await seriousViolations(phone, `${colorScheme} mobile drawer`)));
-      await mobile.close();
     }
+    await desktop.close();
+    await mobile.close();
     expect(found).toEqual([]);
   });
 });
