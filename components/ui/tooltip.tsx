@@ -1,6 +1,6 @@
 "use client";
 import * as RadixTooltip from "@radix-ui/react-tooltip";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 
 interface TooltipProps {
   content: ReactNode;
@@ -12,8 +12,10 @@ interface TooltipProps {
 
 /** A Radix tooltip with house styling; `children` must be one focusable element. */
 export function Tooltip({ content, children, side = "right", disabled }: TooltipProps) {
+  // Always controlled: `disabled` may flip while the trigger is on screen.
+  const [open, setOpen] = useState(false);
   return (
-    <RadixTooltip.Root open={disabled ? false : undefined}>
+    <RadixTooltip.Root open={open && !disabled} onOpenChange={setOpen}>
       <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
       <RadixTooltip.Portal>
         <RadixTooltip.Content
