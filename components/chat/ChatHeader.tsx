@@ -10,6 +10,7 @@ import { LockIcon, MenuIcon, PlusIcon } from "@/components/ui/icons";
 import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { Tooltip } from "@/components/ui/tooltip";
 import { useShell } from "@/components/shell/shell-context";
+import { TitleHistoryButton } from "@/components/title-history/TitleHistoryButton";
 
 /**
  * The conversation's title, from the same selector as its sidebar row; also sets the tab title.
@@ -88,6 +89,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
       {source?.kind === "user" && !editing ? (
         <LockIcon data-testid="header-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" title="Title pinned by you" />
       ) : null}
+      {threadId && title ? <TitleHistoryButton threadId={threadId} /> : null}
       <button
         type="button"
         data-testid="new-chat-header"

@@ -1,10 +1,13 @@
 "use client";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { useRef } from "react";
+import { History } from "lucide-react";
+import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
+import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 
 interface RowMenuProps {
+  threadId: string;
   title: string;
   starred: boolean;
   pinned: boolean;
@@ -21,14 +24,17 @@ export const REGENERATE_BUSY_REASON = "Available when the answer has finished";
 const itemClass =
   "flex min-h-11 cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 aria-disabled:text-neutral-600 md:min-h-0 dark:data-[highlighted]:bg-neutral-800 dark:aria-disabled:text-neutral-400";
 
-export function RowMenu({ title, starred, pinned, busy, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
-  // Rename moves focus into the row's input and delete to the next row: the closing menu must
-  // not pull it back to this row's button.
+export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
+  // Rename moves focus into the row's input, the history panel into itself and delete to the
+  // next row: the closing menu must not pull it back to this row's button.
   const keepFocusAway = useRef(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         <button
+          ref={trigger}
           type="button"
           data-testid="row-menu-button"
           aria-label={`Options for ${title}`}
@@ -63,6 +69,16 @@ export function RowMenu({ title, starred, pinned, busy, onRename, onToggleStar, 
           <DropdownMenu.Item className={itemClass} data-testid="menu-star" onSelect={onToggleStar}>
             <StarIcon filled={!starred} /> {starred ? "Unstar" : "Star"}
           </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className={itemClass}
+            data-testid="menu-title-history"
+            onSelect={() => {
+              keepFocusAway.current = true;
+              setHistoryOpen(true);
+            }}
+          >
+            <History width={16} height={16} aria-hidden="true" /> Title history
+          </DropdownMenu.Item>
           {pinned ? (
             // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
             <Tooltip content={REGENERATE_BUSY_REASON} disabled={!busy} side="right">
@@ -92,6 +108,8 @@ export function RowMenu({ title, starred, pinned, busy, onRename, onToggleStar, 
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
+      {/* Outside the menu's content, so it stays open after the menu closes. */}
+      <TitleHistoryPanel threadId={threadId} open={historyOpen} onOpenChange={setHistoryOpen} returnFocusTo={trigger} />
     </DropdownMenu.Root>
   );
 }
