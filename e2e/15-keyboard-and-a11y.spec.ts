@@ -115,7 +115,7 @@ test.describe("keyboard, focus and accessibility", () => {
     await page.keyboard.press("Enter");
     await expect(sidebar.row(three)).toHaveCount(0);
     await expect(sidebar.link(two)).toBeFocused();
-    await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
+    await page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" }).getByRole("button", { name: "Undo" }).click();
     await expect(sidebar.row(three)).toBeVisible();
     void one;
   });
