@@ -7,6 +7,7 @@ import { Registry } from "./registry";
 import { repairAfterRestart } from "./repair";
 import { Router, pathSegments } from "./router";
 import { RunManager } from "./run-manager";
+import type { RunLimits } from "./run-limits";
 import { buildRoutes } from "./routes";
 import type { TitleGenerator } from "@/lib/agent/title-middleware";
 import { TitleService } from "./titles";
@@ -19,6 +20,8 @@ export interface ApiDeps {
   titleConfig: TitleConfig;
   /** Seam for regenerate's title source (LLM later); default = local fallback. */
   regenerateTitle?: TitleGenerator;
+  /** Run time, concurrency and replay bounds (RUN_TIMEOUT_S, MAX_CONCURRENT_RUNS, RUN_REPLAY_EVENTS). */
+  runLimits?: Partial<RunLimits>;
 }
 
 export interface Api {
@@ -39,7 +42,7 @@ export function createApi(deps: ApiDeps): Api {
   (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
   const q = createQueries(deps.db);
   const registry = new Registry(q);
-  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
+  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, regenerate: deps.regenerateTitle });
   const router = buildRoutes(new Router());
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
