@@ -4,6 +4,7 @@ import { nowIso } from "./clock";
 import { conflict, notFound } from "./errors";
 import { DEFAULT_TITLE_CONFIG, decideTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
 import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import { watchCheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus } from "./queries";
@@ -45,9 +46,12 @@ export class RunManager {
   private executing = 0;
   private readonly slotWaiters: { run: LiveRun; grant: () => void }[] = [];
   private readonly pruneTimer: ReturnType<typeof setInterval>;
+  /** Resolves once an aborted run's background checkpoint writes have landed. */
+  private readonly writesQuiet: (threadId: string) => Promise<void>;
 
   constructor(private readonly d: RunManagerDeps) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...d.limits };
+    this.writesQuiet = watchCheckpointWrites(d.checkpointer);
     // Memory stays bounded on a quiet server too, not only when the next run starts.
     this.pruneTimer = setInterval(() => this.prune(), this.limits.pruneIntervalMs);
     this.pruneTimer.unref?.();
@@ -255,6 +259,7 @@ export class RunManager {
         run.timedOut = true;
         run.abort.abort(new Error(`Run exceeded RUN_TIMEOUT_S (${this.limits.runTimeoutMs / 1000} s)`));
       }, this.limits.runTimeoutMs);
+      timer.unref?.();
       const head = await checkpointer.getTuple(threadConfig(run.threadId));
       run.startCheckpointId = (head?.config.configurable?.checkpoint_id as string | undefined) ?? null;
       if (run.cancelAction) throw new Error("Run cancelled");
@@ -275,6 +280,7 @@ export class RunManager {
     }
     // Bookkeeping below may fail (disk full, a bug); the run must still end for its waiters.
     try {
+      if (run.status !== "success") await this.writesQuiet(run.threadId);
       if (run.cancelAction === "rollback") this.rollback(run);
       else this.persistRunEnd(run);
       await this.afterRunEnded(run);
