@@ -59,6 +59,17 @@ describe("a first run that ends before a title was written (TITLE_INSTANT off)",
     expect((await state(t.thread_id)).messages.map((m) => m.content)).toEqual(["Remember this line", "Next", "answer"]);
   });
 
+  it("a later message cancelled before its first step is kept too (the title stays)", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", "w ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Opening question") });
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Follow-up I typed") });
+    await h.client.runs.cancel(t.thread_id, run.run_id, true);
+    const values = await state(t.thread_id);
+    expect(values.messages.map((m) => m.content)).toEqual(["Opening question", "First answer.", "Follow-up I typed"]);
+    expect(values.title).toBe("Opening question");
+  });
+
   it("model error: titled, and the failed step stays pending so a retry with input null resumes it", async () => {
     h = createHarness({ model: new ScriptedModel(["__throw__", "Recovered."]), titleConfig: NOT_INSTANT });
     const t = await h.client.threads.create();

@@ -1,5 +1,5 @@
-import { decideTitle, fallbackTitle, firstUserText, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
-import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
+import { decideTitle, fallbackTitle, firstUserText, isRealUserMessage, titleFactOf, userMessageText, type TitleConfig, type TitleSource } from "@/lib/title";
+import { threadConfig, titleWriterNode, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import type { Registry } from "./registry";
 
 const FALLBACK: TitleSource = { kind: "fallback" };
@@ -16,40 +16,56 @@ const messagesOf = (values: unknown): unknown[] => {
   return Array.isArray(m) ? m : [];
 };
 
+const lastUserText = (messages: unknown[]) => {
+  const last = messages.findLast(isRealUserMessage);
+  return last === undefined ? null : userMessageText(last);
+};
+
 const checkpointIdOf = (snap: { config?: { configurable?: Record<string, unknown> } }) => snap.config?.configurable?.checkpoint_id ?? null;
 
 /**
- * A first run that ended without a title (cancel, error, timeout, crash, or TITLE_INSTANT off
- * and no answer yet) would leave the thread untitled forever: once a second message is sent no
- * automatic title is due. This writes the fallback title from the user's first message.
+ * The run's input messages when the run was stopped before its first step stored them: the
+ * input carries a user message and the thread's last user message is not that one. (A user who
+ * sends the very same text twice in a row and loses the second to a crash is the blind spot.)
+ */
+function unsavedInput(stored: unknown[], input: unknown): unknown[] {
+  const sent = messagesOf(input);
+  const text = firstUserText(sent);
+  return text != null && lastUserText(stored) !== text ? sent : [];
+}
+
+/**
+ * Completes what an interrupted run (cancel, error, timeout, crash) left behind:
  *
- * Stale-snapshot safe: read the latest checkpoint, stop if it has a title, compute, re-read, and
- * start over (at most 3 times) if another writer moved the thread meanwhile; the one precedence
- * rule decides, against the registry's pin when a rename is owed, so it never replaces a pin.
+ * - A first run that ended untitled (TITLE_INSTANT off, or stopped before its first step) would
+ *   leave the thread untitled forever: once a second message is sent no automatic title is due.
+ *   It gets the fallback title from the user's first message.
+ * - A run stopped before its first step stored the user's message: the message is written, so
+ *   nothing the user sent is lost.
  *
- * `input` is the run's input. When the run was stopped before its first step stored the user's
- * message, the message is written together with the title, so what the user wrote is kept.
- * Returns whether a title was written.
+ * Stale-snapshot safe: read the latest checkpoint, stop if nothing is owed, compute, re-read,
+ * and start over (at most 3 times) if another writer moved the thread meanwhile. The one
+ * precedence rule decides the title, against the registry's pin when a rename is owed, so it
+ * never replaces a pin. Returns whether anything was written.
  */
 export async function titleInterruptedThread(d: InterruptedTitleDeps, threadId: string, input: unknown): Promise<boolean> {
-  if (!d.titleConfig.enabled) return false;
   const config = threadConfig(threadId);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const snap = await d.graph.getState(config);
+    const stored = messagesOf(snap.values);
+    const unsaved = unsavedInput(stored, input);
     const current = titleFactOf(snap.values);
-    if (current.title?.trim()) return false;
-    const stored = firstUserText(messagesOf(snap.values));
-    const unsaved = stored == null ? messagesOf(input) : [];
-    const userText = stored ?? firstUserText(unsaved);
-    if (userText == null) return false; // nothing the user wrote reached this thread
-    const proposal = { title: fallbackTitle(userText, d.titleConfig), source: FALLBACK };
-    const pin = d.registry.readPin(threadId);
-    if (!decideTitle(pin ?? current, proposal).accept) return false;
+    const userText = firstUserText(stored) ?? firstUserText(unsaved);
+    let proposal = d.titleConfig.enabled && !current.title?.trim() && userText != null ? { title: fallbackTitle(userText, d.titleConfig), source: FALLBACK } : null;
+    if (proposal && !decideTitle(d.registry.readPin(threadId) ?? current, proposal).accept) proposal = null;
+    if (!proposal && !unsaved.length) return false;
     const again = await d.graph.getState(config);
     if (checkpointIdOf(again) !== checkpointIdOf(snap)) continue;
-    await writeTitleToCheckpoint(d.graph, threadId, proposal.title, proposal.source, unsaved.length ? { messages: unsaved } : undefined);
+    const extra = unsaved.length ? { messages: unsaved } : undefined;
+    if (proposal) await writeTitleToCheckpoint(d.graph, threadId, proposal.title, proposal.source, extra);
+    else await d.graph.updateState(config, extra, titleWriterNode(d.graph));
     return true;
   }
-  console.warn(`[runs] thread ${threadId}: gave up titling an interrupted run after ${MAX_ATTEMPTS} concurrent changes`);
+  console.warn(`[runs] thread ${threadId}: gave up completing an interrupted run after ${MAX_ATTEMPTS} concurrent changes`);
   return false;
 }
