@@ -80,16 +80,16 @@ test("crash harness: kill -9 at random moments loses no title, message or rename
       r.unknown = [];
     };
     const known = [...sent.keys()];
-    const work = async () => {
-      for (let k = 0; k < 3; k++) {
-        const t = await sdk.threads.create();
-        await send(t.thread_id, `Round ${round} thread ${k}: how do tides work near the equator?`);
-      }
-      for (const id of known.sort(() => Math.random() - 0.5).slice(0, 2)) await rename(id, `Renamed in round ${round} ${id.slice(0, 4)}`);
-      if (known.length) await send(known[Math.floor(Math.random() * known.length)], `Follow-up in round ${round}`);
-    };
-    const working = work().catch(() => undefined); // requests cut by the kill are simply not acknowledged
-    await new Promise((r) => setTimeout(r, 50 + Math.random() * 900));
+    // New threads with first runs, renames and follow-ups all at once; requests the kill cuts
+    // are simply not acknowledged.
+    const firstRuns = [0, 1, 2].map(async (k) => {
+      const t = await sdk.threads.create();
+      await send(t.thread_id, `Round ${round} thread ${k}: how do tides work near the equator?`);
+    });
+    const renames = known.sort(() => Math.random() - 0.5).slice(0, 2).map((id) => rename(id, `Renamed in round ${round} ${id.slice(0, 4)}`));
+    const followUp = known.length ? [send(known[Math.floor(Math.random() * known.length)], `Follow-up in round ${round}`)] : [];
+    const working = Promise.allSettled([...firstRuns, ...renames, ...followUp]);
+    await new Promise((r) => setTimeout(r, 20 + Math.random() * 700));
     const busy = await sdk.threads.search({ status: "busy", limit: 100, select: ["thread_id"] }).catch(() => []);
     if (busy.length) killsMidRun++;
     await kill9(server);
