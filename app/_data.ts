@@ -20,7 +20,7 @@ function serverClient(): Client {
     apiUrl: INTERNAL_API,
     callerOptions: {
       maxRetries: 0,
-      fetch: (input: RequestInfo | URL, init?: RequestInit) => getApi().handle(new Request(input, init)),
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => (await getApi()).handle(new Request(input, init)),
     },
   });
 }
@@ -65,7 +65,7 @@ export function loadAppInfo(): AppInfo {
   return {
     offlineModel: usesOfflineModel(env),
     chatModel: env.CHAT_MODEL?.trim() || null,
-    title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars },
+    title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars, fallback_cut: title.fallback_cut },
   };
 }
 

@@ -1,12 +1,12 @@
 import { loadTitleConfig } from "@/lib/title";
 import { runLimitsFromEnv } from "@/lib/server/run-limits";
-import { offlineDelayMs } from "./models";
+import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */
 export function validateServerEnv(env: Readonly<Record<string, string | undefined>>): string | null {
   try {
     loadTitleConfig(env);
-    offlineDelayMs(env);
+    validateModelEnv(env);
     runLimitsFromEnv(env);
     return null;
   } catch (error) {

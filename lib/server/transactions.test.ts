@@ -72,12 +72,12 @@ describe("multi-statement writes are one transaction", () => {
 });
 
 describe("power-loss durability", () => {
-  it("the app's SQLite connection commits with synchronous=FULL (WAL), also when it reopens its file", () => {
+  it("the app's SQLite connection commits with synchronous=FULL (WAL), also when it reopens its file", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
     const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
     // A reopened WAL file starts at this SQLite build's WAL default (NORMAL), not FULL.
-    openAppAgent(env).db.close();
-    const app = openAppAgent(env);
+    (await openAppAgent(env)).db.close();
+    const app = await openAppAgent(env);
     try {
       expect(app.db.pragma("journal_mode", { simple: true })).toBe("wal");
       expect(app.db.pragma("synchronous", { simple: true })).toBe(2);
