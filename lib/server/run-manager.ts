@@ -11,6 +11,7 @@ import type { Queries, RunStatus } from "./queries";
 import type { Registry } from "./registry";
 import { executeRun } from "./run-exec";
 import { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits";
+import { RunSlots } from "./run-slots";
 import { checkpointOf, type RunCreate, type StreamMode } from "./schemas";
 
 const USER: TitleSource = { kind: "user" };
@@ -42,15 +43,14 @@ export class RunManager {
   private readonly lanes = new Map<string, Lane>();
   private readonly runs = new Map<string, LiveRun>();
   readonly limits: RunLimits;
-  /** Runs executing now (the global cap) and the runs waiting for a slot, oldest first. */
-  private executing = 0;
-  private readonly slotWaiters: { run: LiveRun; grant: () => void }[] = [];
+  private readonly slots: RunSlots;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   /** Resolves once an aborted run's background checkpoint writes have landed. */
   private readonly writesQuiet: (threadId: string) => Promise<void>;
 
   constructor(private readonly d: RunManagerDeps) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...d.limits };
+    this.slots = new RunSlots(this.limits.maxConcurrentRuns);
     this.writesQuiet = watchCheckpointWrites(d.checkpointer);
     // Memory stays bounded on a quiet server too, not only when the next run starts.
     this.pruneTimer = setInterval(() => this.prune(), this.limits.pruneIntervalMs);
@@ -59,7 +59,7 @@ export class RunManager {
 
   /** Runs in memory (live and finished-but-retained) and thread lanes, for tests and health checks. */
   get sizes() {
-    return { runs: this.runs.size, lanes: this.lanes.size, executing: this.executing, waiting: this.slotWaiters.length };
+    return { runs: this.runs.size, lanes: this.lanes.size, executing: this.slots.executing, waiting: this.slots.waiting };
   }
 
   private lane(threadId: string): Lane {
@@ -218,40 +218,12 @@ export class RunManager {
     void this.runActive(lane, run);
   }
 
-  /** Waits for one of the global run slots; a cancel while waiting rejects. */
-  private acquireSlot(run: LiveRun): Promise<void> {
-    if (this.executing < this.limits.maxConcurrentRuns) {
-      this.executing++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const waiter = { run, grant: resolve };
-      this.slotWaiters.push(waiter);
-      run.abort.signal.addEventListener(
-        "abort",
-        () => {
-          const i = this.slotWaiters.indexOf(waiter);
-          if (i >= 0) this.slotWaiters.splice(i, 1);
-          reject(new Error("Run cancelled"));
-        },
-        { once: true },
-      );
-    });
-  }
-
-  /** Hands the slot straight to the oldest waiter, so the count never dips and a queued run is not overtaken. */
-  private releaseSlot() {
-    const next = this.slotWaiters.shift();
-    if (next) next.grant();
-    else this.executing--;
-  }
-
   private async runActive(lane: Lane, run: LiveRun) {
     const { q, graph, registry, checkpointer } = this.d;
     let slot = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await this.acquireSlot(run);
+      await this.slots.acquire(run.abort.signal);
       slot = true;
       run.status = "running";
       q.setRunStatus(run.runId, "running", null, nowIso());
@@ -276,7 +248,7 @@ export class RunManager {
       }
     } finally {
       clearTimeout(timer);
-      if (slot) this.releaseSlot();
+      if (slot) this.slots.release();
     }
     // Bookkeeping below may fail (disk full, a bug); the run must still end for its waiters.
     try {
