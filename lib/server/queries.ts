@@ -142,35 +142,35 @@ export function createQueries(db: Database.Database) {
     db,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     getThread: (id: string) => q.getThread.get(id),
-    insertThread(row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) {
+    insertThread: db.transaction((row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) => {
       q.insertThread.run({ values_json: null, title: null, title_source: null, pin_pending: 0, ...row });
       logActivity(row.thread_id, row.at);
       if (row.title) q.addRevision.run(row.thread_id, row.title, row.title_source ?? null, row.at);
-    },
-    setMetadata(id: string, metadata: string, at: string) {
+    }),
+    setMetadata: db.transaction((id: string, metadata: string, at: string) => {
       q.setMetadata.run(metadata, at, id);
       logActivity(id, at);
-    },
-    setStatus(id: string, status: ThreadStatus, at?: string) {
+    }),
+    setStatus: db.transaction((id: string, status: ThreadStatus, at?: string) => {
       if (at) {
         q.setStatusTouched.run(status, at, id);
         logActivity(id, at);
       } else q.setStatus.run(status, id);
-    },
+    }),
     setValues: (id: string, valuesJson: string | null, interruptsJson: string | null) =>
       q.setValues.run(valuesJson, interruptsJson, id),
-    /** Writes the projection and records the revision for title search. */
-    setTitle(id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) {
+    /** Writes the projection and records the revision for title search (one transaction). */
+    setTitle: db.transaction((id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) => {
       q.setTitle.run(title, sourceJson, pinPending ? 1 : 0, at, id);
       logActivity(id, at);
       if (title) q.addRevision.run(id, title, sourceJson, at);
-    },
+    }),
     clearPin: (id: string) => q.clearPin.run(id),
     setSyncPending: (id: string, on: boolean) => q.setSyncPending.run(on ? 1 : 0, id),
-    touch(id: string, at: string) {
+    touch: db.transaction((id: string, at: string) => {
       q.touch.run(at, id);
       logActivity(id, at);
-    },
+    }),
     copyRevisions: (toId: string, fromId: string) => q.copyRevisions.run(toId, fromId),
     /** The thread, its checkpoints (the saver's tables, same file) and its rows: all or nothing. */
     deleteThread: db.transaction((id: string) => {

@@ -101,18 +101,21 @@ export class RunManager {
     const modes = ([] as StreamMode[]).concat(body.stream_mode ?? "values");
     const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)], this.limits.maxReplayEvents);
     const at = nowIso();
-    this.d.q.insertRun({
-      run_id: run.runId,
-      thread_id: threadId,
-      assistant_id: body.assistant_id,
-      status: "pending",
-      created_at: at,
-      metadata: JSON.stringify(body.metadata ?? {}),
-      kwargs: JSON.stringify({ input: body.input ?? null, command: body.command ?? null, config: body.config ?? {}, context: body.context ?? {}, stream_mode: run.modes, checkpoint: checkpoint ?? null }),
-      multitask_strategy: strategy,
+    // The run row and the thread's busy status land together or not at all.
+    this.d.q.transaction(() => {
+      this.d.q.insertRun({
+        run_id: run.runId,
+        thread_id: threadId,
+        assistant_id: body.assistant_id,
+        status: "pending",
+        created_at: at,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        kwargs: JSON.stringify({ input: body.input ?? null, command: body.command ?? null, config: body.config ?? {}, context: body.context ?? {}, stream_mode: run.modes, checkpoint: checkpoint ?? null }),
+        multitask_strategy: strategy,
+      });
+      registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
+      registry.setStatus(threadId, "busy", true);
     });
-    registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
-    registry.setStatus(threadId, "busy", true);
     run.emit("metadata", { run_id: run.runId, thread_id: threadId, attempt: 1 });
     this.runs.set(run.runId, run);
     lane.pending.push(run);
@@ -132,6 +135,7 @@ export class RunManager {
       this.persistRunEnd(run);
       if (!lane.active && !lane.pending.length) this.d.registry.setStatus(run.threadId, "idle", true);
       run.finish();
+      this.dropIfIdle(run.threadId, lane);
       return;
     }
     run.abort.abort(new Error("Run cancelled"));
