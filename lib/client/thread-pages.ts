@@ -17,6 +17,7 @@ export const PAGE_OVERLAP = 5;
  * or a star never reorders the list.
  */
 export const LEAN_SELECT = ["thread_id", "created_at", "activity_at", "status", "metadata"] as const;
+const leanSelect = () => [...LEAN_SELECT] as ThreadSelectField[];
 const ACTIVITY_SORT = "activity_at" as NonNullable<Parameters<Client["threads"]["search"]>[0]>["sortBy"];
 export const LEAN_EXTRACT = { title: "values.title", title_source: "values.title_source" } as const;
 
@@ -55,7 +56,7 @@ export async function fetchThreadPage(
   if (opts.starredOnly) metadata.starred = true;
   const fetchedAt = Date.now();
   const threads = await client.threads.search({
-    select: [...LEAN_SELECT] as ThreadSelectField[],
+    select: leanSelect(),
     extract: { ...LEAN_EXTRACT },
     sortBy: ACTIVITY_SORT,
     sortOrder: "desc",
@@ -78,4 +79,21 @@ export function fetchStarredPage(client: Client, signal?: AbortSignal): Promise<
 
 export function nextPageParam(last: ThreadPage): PageParam | undefined {
   return last.nextOffset === null ? undefined : { offset: last.nextOffset, asOf: last.asOf };
+}
+
+/**
+ * One thread's row from the registry (the list's own source), as a one-row page: an open
+ * conversation beyond the loaded pages still gets its sidebar row and header title from it.
+ */
+export async function fetchThreadRowPage(client: Client, threadId: string, signal?: AbortSignal): Promise<ThreadPage> {
+  const fetchedAt = Date.now();
+  const threads = await client.threads.search({
+    select: leanSelect(),
+    extract: { ...LEAN_EXTRACT },
+    ids: [threadId],
+    limit: 1,
+    signal,
+  });
+  const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null && r.id === threadId);
+  return { rows, fetchedAt, nextOffset: null, asOf: "" };
 }

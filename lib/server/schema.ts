@@ -18,6 +18,9 @@ import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, titleTerms } from "./search-ter
  * - tl_runs: run rows, so a restart can see what was pending or running when the process died.
  * - tl_title_requests: the audit of every title-model request (what was sent, how it ended),
  *   deleted with its thread.
+ * - tl_threads.sync_pending (added column): an idle-thread write (rename, regenerate, state
+ *   update) is under way; it writes the checkpoint first and the registry second, so a crash in
+ *   between leaves this flag for restart repair to re-sync the registry from the checkpoint.
  * - tl_meta: key/value facts about the schema itself (the search index's version).
  */
 const DDL = `
@@ -100,20 +103,12 @@ CREATE TRIGGER tl_title_revisions_ad AFTER DELETE ON tl_title_revisions BEGIN
 END;
 `;
 
-const hasColumn = (db: Database.Database, table: string, column: string) =>
-  db.prepare<[string], { name: string }>("SELECT name FROM pragma_table_info(?)").all(table).some((c) => c.name === column);
-
-/** Databases made by an older build: add the columns later builds read. */
-function addMissingColumns(db: Database.Database) {
-  if (!hasColumn(db, "tl_threads", "activity_at")) {
-    db.exec("ALTER TABLE tl_threads ADD COLUMN activity_at TEXT");
-  }
-  // Older builds did not tell activity from renames; their last touch is the best guess there is.
-  db.exec("UPDATE tl_threads SET activity_at = updated_at WHERE activity_at IS NULL");
-  if (!hasColumn(db, "tl_title_revisions", "terms")) {
-    db.exec("ALTER TABLE tl_title_revisions ADD COLUMN terms TEXT NOT NULL DEFAULT ''");
-  }
-}
+/** Columns added after the first release; ALTER TABLE has no IF NOT EXISTS, so each is checked. */
+const ADDED_COLUMNS: { table: string; column: string; ddl: string }[] = [
+  { table: "tl_threads", column: "sync_pending", ddl: "ALTER TABLE tl_threads ADD COLUMN sync_pending INTEGER NOT NULL DEFAULT 0" },
+  { table: "tl_threads", column: "activity_at", ddl: "ALTER TABLE tl_threads ADD COLUMN activity_at TEXT" },
+  { table: "tl_title_revisions", column: "terms", ddl: "ALTER TABLE tl_title_revisions ADD COLUMN terms TEXT NOT NULL DEFAULT ''" },
+];
 
 /** A new tokenizer or term rule means every revision's terms and the whole index are rebuilt. */
 function ensureSearchIndex(db: Database.Database) {
@@ -136,7 +131,12 @@ function ensureSearchIndex(db: Database.Database) {
 export function ensureRegistrySchema(db: Database.Database): void {
   db.transaction(() => {
     db.exec(DDL);
-    addMissingColumns(db);
+    for (const { table, column, ddl } of ADDED_COLUMNS) {
+      const cols = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+      if (!cols.some((c) => c.name === column)) db.exec(ddl);
+    }
+    // Older builds did not tell activity from renames; their last touch is the best guess there is.
+    db.exec("UPDATE tl_threads SET activity_at = updated_at WHERE activity_at IS NULL");
     db.exec("CREATE INDEX IF NOT EXISTS tl_threads_activity ON tl_threads (activity_at, thread_id)");
     ensureSearchIndex(db);
   })();
