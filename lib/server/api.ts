@@ -10,6 +10,10 @@ import { RunManager } from "./run-manager";
 import { buildRoutes } from "./routes";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles";
+import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
+import { AuthRunner } from "./auth/enforce";
+import { identify, type AuthMode } from "./auth/identity";
+import { buildAuth } from "./auth/rules";
 
 export interface ApiDeps {
   /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
@@ -19,6 +23,15 @@ export interface ApiDeps {
   titleConfig: TitleConfig;
   /** The title model behind "Let AI name this"; null/absent = the local fallback. */
   titler?: ModelTitler | null;
+  /** `THREADLINE_AUTH`; default `local` (one implicit user). */
+  authMode?: AuthMode;
+}
+
+export interface ApiAuth {
+  mode: AuthMode;
+  /** The LangGraph auth rules (lib/server/auth/rules.ts), run with the LangGraph server's semantics. */
+  rules: AuthRunner;
+  keys: ApiKeyStore;
 }
 
 export interface Api {
@@ -28,6 +41,7 @@ export interface Api {
   titles: TitleService;
   graph: AgentGraph;
   checkpointer: BaseCheckpointSaver;
+  auth: ApiAuth;
   /** Resolves once restart repair is done; requests wait for it. */
   ready: Promise<void>;
   /** Web-standard handler for everything under the API root. */
@@ -42,6 +56,9 @@ export function createApi(deps: ApiDeps): Api {
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
+  const mode = deps.authMode ?? "local";
+  const keys = sqliteApiKeyStore(deps.db);
+  const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
   const api: Api = {
     q,
@@ -50,6 +67,7 @@ export function createApi(deps: ApiDeps): Api {
     titles,
     graph: deps.graph,
     checkpointer: deps.checkpointer,
+    auth,
     ready,
     async handle(req) {
       await ready;

@@ -1,6 +1,7 @@
 import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
+import { authModeFromEnv } from "./auth/identity";
 
 const key = Symbol.for("threadline.api");
 type G = typeof globalThis & { [key]?: Promise<Api> };
@@ -18,6 +19,7 @@ export function getApi(): Promise<Api> {
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,
       titler: app.titler,
+      authMode: authModeFromEnv(),
     }),
   );
   return g[key];

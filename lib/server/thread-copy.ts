@@ -11,7 +11,7 @@ import type { ThreadRow } from "./queries";
  * API, then the registry row. The copy keeps the title and its source; a pin that the source
  * still owes its checkpoint (rename during a run) is applied to the copy through decideTitle.
  */
-export async function copyThread(api: Api, sourceId: string): Promise<ThreadRow> {
+export async function copyThread(api: Api, sourceId: string, metadata?: Record<string, unknown>): Promise<ThreadRow> {
   const source = api.registry.get(sourceId);
   const newId = randomUUID();
   const tuples: CheckpointTuple[] = [];
@@ -41,7 +41,7 @@ export async function copyThread(api: Api, sourceId: string): Promise<ThreadRow>
     api.q.insertThread({
       thread_id: newId,
       at: nowIso(),
-      metadata: source.metadata,
+      metadata: metadata ? JSON.stringify(metadata) : source.metadata,
       values_json: source.values_json,
       title: source.title,
       title_source: source.title_source,
