@@ -55,6 +55,8 @@ export default defineConfig({
       // The offline model: make sure no real provider is picked up from the environment.
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
+      // e2e/api/cross-site.spec.ts: one listed origin (localhost), one unlisted ([::1]) on the same server.
+      THREADLINE_CORS_ORIGINS: `http://localhost:${PORT}`,
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },
   },

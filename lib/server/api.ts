@@ -14,6 +14,7 @@ import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
 import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
 import { buildAuth } from "./auth/rules";
+import { guardConfigFromEnv, guardRequest, withCors, type GuardConfig } from "./auth/request-guard";
 
 export interface ApiDeps {
   /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
@@ -25,6 +26,8 @@ export interface ApiDeps {
   titler?: ModelTitler | null;
   /** `THREADLINE_AUTH`; default `local` (one implicit user). */
   authMode?: AuthMode;
+  /** Host allowlist and CORS origins; default: loopback hosts, no CORS. */
+  guard?: GuardConfig;
 }
 
 export interface ApiAuth {
@@ -44,8 +47,10 @@ export interface Api {
   auth: ApiAuth;
   /** Resolves once restart repair is done; requests wait for it. */
   ready: Promise<void>;
-  /** Web-standard handler for everything under the API root. */
+  /** Web-standard handler for everything under the API root, for in-process callers (no network checks). */
   handle(req: Request): Promise<Response>;
+  /** The same, for requests from the network: Host allowlist, cross-site refusal and CORS first. */
+  serve(req: Request): Promise<Response>;
 }
 
 export function createApi(deps: ApiDeps): Api {
@@ -56,6 +61,7 @@ export function createApi(deps: ApiDeps): Api {
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
+  const guard = deps.guard ?? guardConfigFromEnv({});
   const mode = deps.authMode ?? "local";
   const keys = sqliteApiKeyStore(deps.db);
   const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
@@ -72,6 +78,11 @@ export function createApi(deps: ApiDeps): Api {
     async handle(req) {
       await ready;
       return router.handle(api, req, pathSegments(new URL(req.url).pathname));
+    },
+    async serve(req) {
+      const refused = guardRequest(req, guard);
+      if (refused) return refused;
+      return withCors(req, await api.handle(req), guard);
     },
   };
   return api;

@@ -2,6 +2,7 @@ import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
+import { guardConfigFromEnv } from "./auth/request-guard";
 
 const key = Symbol.for("threadline.api");
 type G = typeof globalThis & { [key]?: Promise<Api> };
@@ -20,6 +21,7 @@ export function getApi(): Promise<Api> {
       titleConfig: app.titleConfig,
       titler: app.titler,
       authMode: authModeFromEnv(),
+      guard: guardConfigFromEnv(),
     }),
   );
   return g[key];

@@ -14,6 +14,7 @@ import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
 import type { AuthMode } from "./auth/identity";
+import type { GuardConfig } from "./auth/request-guard";
 import type { AgentGraph } from "./graph";
 
 /**
@@ -91,6 +92,7 @@ export interface HarnessOptions {
   /** Reuse a data dir (restart tests). */
   dir?: string;
   authMode?: AuthMode;
+  guard?: GuardConfig;
 }
 
 /** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
@@ -104,7 +106,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;
   const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
-  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler, authMode: opts.authMode });
+  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler, authMode: opts.authMode, guard: opts.guard });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
   return {
