@@ -2,8 +2,8 @@ import http from "node:http";
 import { expect, test } from "@playwright/test";
 
 // Real browser rules: Chromium sends the preflight and decides what a page may read. The server
-// runs with THREADLINE_CORS_ORIGINS=http://localhost:PORT (playwright.config.ts); http://[::1]:PORT
-// is an allowed Host but an unlisted origin.
+// runs with THREADLINE_CORS_ORIGINS=http://localhost:PORT (playwright.config.ts); a page on
+// http://127.0.0.1:PORT calling http://localhost:PORT is cross-origin and unlisted.
 const PORT = Number(process.env.E2E_PORT ?? 3217);
 const API = `http://127.0.0.1:${PORT}/api/langgraph`;
 
@@ -30,7 +30,7 @@ test("a foreign Host gets 403 on pages and on the API (DNS rebinding)", async ()
 });
 
 test("an unlisted origin cannot create a thread: the preflight fails, and a no-cors text POST is refused", async ({ page, request }) => {
-  await page.goto(`http://[::1]:${PORT}/api/langgraph/info`);
+  await page.goto(`http://127.0.0.1:${PORT}/api/langgraph/info`);
   const outcome = await page.evaluate(async (api) => {
     const body = JSON.stringify({ metadata: { e2e: "cross-site" } });
     const preflighted = await fetch(`${api}/threads`, { method: "POST", headers: { "Content-Type": "application/json" }, body })
@@ -38,7 +38,7 @@ test("an unlisted origin cannot create a thread: the preflight fails, and a no-c
       .catch(() => "blocked");
     await fetch(`${api}/threads`, { method: "POST", mode: "no-cors", headers: { "Content-Type": "text/plain" }, body });
     return preflighted;
-  }, API);
+  }, `http://localhost:${PORT}/api/langgraph`);
   expect(outcome).toBe("blocked");
   expect(await threadCount(request)).toBe(0);
 });

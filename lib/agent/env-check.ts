@@ -1,4 +1,6 @@
 import { loadTitleConfig } from "@/lib/title";
+import { authModeFromEnv } from "@/lib/server/auth/identity";
+import { guardConfigFromEnv } from "@/lib/server/auth/request-guard";
 import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */
@@ -6,6 +8,8 @@ export function validateServerEnv(env: Readonly<Record<string, string | undefine
   try {
     loadTitleConfig(env);
     validateModelEnv(env);
+    authModeFromEnv(env);
+    guardConfigFromEnv(env);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

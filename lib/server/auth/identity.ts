@@ -4,7 +4,7 @@ import type { ApiKeyStore } from "./api-keys";
 export type AuthMode = "local" | "accounts";
 
 /** `THREADLINE_AUTH`: `local` (default, one implicit user) or `accounts`. Anything else stops the server. */
-export function authModeFromEnv(env: NodeJS.ProcessEnv = process.env): AuthMode {
+export function authModeFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): AuthMode {
   const raw = env.THREADLINE_AUTH?.trim().toLowerCase() || "local";
   if (raw === "local" || raw === "accounts") return raw;
   throw new Error(`THREADLINE_AUTH must be "local" or "accounts" (got ${JSON.stringify(env.THREADLINE_AUTH)})`);

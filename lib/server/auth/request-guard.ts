@@ -20,7 +20,7 @@ const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const list = (raw: string | undefined) => (raw ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 
-export function guardConfigFromEnv(env: Record<string, string | undefined> = process.env): GuardConfig {
+export function guardConfigFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): GuardConfig {
   const allowed = new Set(LOOPBACK);
   for (const h of list(env.THREADLINE_ALLOWED_HOSTS)) allowed.add(h);
   if (env.BETTER_AUTH_URL?.trim()) {
