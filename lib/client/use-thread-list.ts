@@ -2,6 +2,7 @@
 import { useInfiniteQuery, useQuery, type InfiniteData } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getBrowserClient } from "./api-client";
+import { useRefreshFirstPageOnReturn } from "./first-page-refresh";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
 import { buildThreadListModel } from "./thread-list-model";
@@ -19,9 +20,10 @@ const restamp = (page: ThreadPage | null) =>
   page ? { ...page, fetchedAt: typeof window === "undefined" ? page.fetchedAt : Date.now() } : undefined;
 
 /**
- * The sidebar list: one lean request per page (cached, never refetched on focus) plus one for
- * the starred threads, merged with this tab's patches into the memoised list model. The
- * server-rendered first pages seed the cache, so the list is there on first paint.
+ * The sidebar list: one lean request per page (cached) plus one for the starred threads, merged
+ * with this tab's patches into the memoised list model. The server-rendered first pages seed the
+ * cache, so the list is there on first paint. Only the first page is read again, when the window
+ * comes back (first-page-refresh.ts): react-query's own focus refetch would re-read every page.
  */
 export function useThreadList(search: string, initial: InitialList, now: number, tzOffsetMin: number | null) {
   const [seed] = useState(() => ({ page: restamp(initial.page), starred: restamp(initial.starred) }));
@@ -47,6 +49,7 @@ export function useThreadList(search: string, initial: InitialList, now: number,
     gcTime: Infinity,
     enabled: search === "",
   });
+  useRefreshFirstPageOnReturn(search);
   const patches = usePatches();
   const pages = query.data?.pages;
   const starredPage = search === "" ? starred.data : undefined;
