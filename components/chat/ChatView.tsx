@@ -3,9 +3,11 @@ import type { Message, StreamMode } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { fallbackTitle, type TitleFact, type TitleSource } from "@/lib/title";
+import type { TitleFact, TitleSource } from "@/lib/title";
 import { apiErrorMessage, ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
+import { userMessageContent, type ComposerAttachment } from "@/lib/client/attachments";
+import { instantTitleOf } from "@/lib/client/instant-title";
 import { visibleMessages } from "@/lib/client/chat-messages";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
 import { planRetry } from "@/lib/client/retry-plan";
@@ -21,6 +23,9 @@ const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisco
   streamResumable: true,
   onDisconnect: "continue",
 };
+
+/** What the user last sent, kept whole so a retry resends the files too. */
+type SentInput = { text: string; attachments: readonly ComposerAttachment[] };
 
 export type ChatState = {
   messages: Message[];
@@ -45,8 +50,8 @@ interface ChatViewProps {
 export function ChatView({ threadId: initialThreadId, initialValues, initialFact, app }: ChatViewProps) {
   const qc = useQueryClient();
   const [threadId, setThreadId] = useState(initialThreadId);
-  const firstText = useRef<string | null>(null);
-  const [lastSent, setLastSent] = useState<string | null>(null);
+  const firstMessage = useRef<{ content: unknown } | null>(null);
+  const [lastSent, setLastSent] = useState<SentInput | null>(null);
 
   const onThreadId = useCallback(
     (id: string | null) => {
@@ -54,8 +59,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       setThreadId(id);
       runRegistry.setOpenThread(id); // before the run is recorded, so nobody else joins it
       window.history.replaceState(null, "", `/c/${encodeURIComponent(id)}`);
-      const text = firstText.current;
-      const instant = app.title.enabled && app.title.instant && text ? fallbackTitle(text, app.title) : null;
+      const first = firstMessage.current;
+      const instant = app.title.enabled && app.title.instant && first ? instantTitleOf(first, app.title) : null;
       recordNewThread(qc, id, { instantTitle: instant, busy: true });
     },
     [qc, app.title],
@@ -109,10 +114,10 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
 
   const submit = stream.submit;
   const send = useCallback(
-    (text: string) => {
-      if (!threadId) firstText.current = text;
-      setLastSent(text);
-      const message = { id: crypto.randomUUID(), type: "human" as const, content: text };
+    (text: string, attachments: readonly ComposerAttachment[] = []) => {
+      const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
+      if (!threadId) firstMessage.current = message;
+      setLastSent({ text, attachments });
       void submit(
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
@@ -121,10 +126,10 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [submit, threadId],
   );
   const retrySend = useCallback(
-    async (text: string) => {
+    async ({ text, attachments }: SentInput) => {
       const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch(() => null) : null;
       if (planRetry(state, text) === "resume") void submit(null, RUN_OPTIONS);
-      else send(text);
+      else send(text, attachments);
     },
     [send, submit, threadId],
   );

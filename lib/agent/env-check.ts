@@ -1,6 +1,7 @@
 import { loadTitleConfig } from "@/lib/title";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { guardConfigFromEnv } from "@/lib/server/auth/request-guard";
+import { runLimitsFromEnv } from "@/lib/server/run-limits";
 import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */
@@ -10,6 +11,7 @@ export function validateServerEnv(env: Readonly<Record<string, string | undefine
     validateModelEnv(env);
     authModeFromEnv(env);
     guardConfigFromEnv(env);
+    runLimitsFromEnv(env);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -1,9 +1,12 @@
 import { contentToText, isRealUserMessage, messageRole, userMessageText } from "@/lib/title";
+import { attachmentViews, type AttachmentView } from "./message-attachments";
 
 export interface ChatLine {
   key: string;
   role: "user" | "assistant";
   text: string;
+  /** Files the user sent with this message (user lines only). */
+  attachments?: AttachmentView[];
 }
 
 /**
@@ -16,8 +19,10 @@ export function visibleMessages(messages: readonly unknown[] | null | undefined)
     const id = (m as { id?: unknown } | null)?.id;
     const key = typeof id === "string" && id ? id : `i${i}`;
     const role = messageRole(m);
-    if (role === "user" && isRealUserMessage(m)) lines.push({ key, role: "user", text: userMessageText(m) });
-    else if (role === "assistant") lines.push({ key, role: "assistant", text: contentToText((m as { content?: unknown }).content) });
+    if (role === "user" && isRealUserMessage(m)) {
+      const attachments = attachmentViews((m as { content?: unknown }).content);
+      lines.push({ key, role: "user", text: userMessageText(m), ...(attachments.length ? { attachments } : {}) });
+    } else if (role === "assistant") lines.push({ key, role: "assistant", text: contentToText((m as { content?: unknown }).content) });
   });
   return lines;
 }

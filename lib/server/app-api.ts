@@ -1,5 +1,6 @@
 import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
+import { runLimitsFromEnv } from "./run-limits";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
 import { guardConfigFromEnv } from "./auth/request-guard";
@@ -22,6 +23,7 @@ export function getApi(): Promise<Api> {
       titler: app.titler,
       authMode: authModeFromEnv(),
       guard: guardConfigFromEnv(),
+      runLimits: runLimitsFromEnv(process.env),
     }),
   );
   return g[key];

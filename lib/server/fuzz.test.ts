@@ -102,7 +102,7 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   "POST /threads/count": filterFields,
   "POST /threads/:thread_id/state": {
     values: fc.oneof(notObject, badTitle.map((title) => ({ title })), titleWrite, hostKey.filter((k) => k !== "title").map((k) => ({ [k]: "x" })), fc.constant({ messages: [5] }), fc.constant({ messages: "hi" })),
-    as_node: fc.oneof(notString, fc.constantFrom("__copy__", "__input__", "nope", "tools")),
+    as_node: fc.oneof(notString, fc.constantFrom("__copy__", "__input__", "nope", "tools", "constructor", "toString", "__proto__")),
     checkpoint: badCheckpoint,
   },
   "POST /threads/:thread_id/state/checkpoint": { checkpoint: badCheckpoint, select: notObject },
@@ -111,6 +111,11 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
     before: fc.oneof(fc.integer(), badIdText),
     metadata: fc.oneof(notObject, manyKeys, badHistoryKey.map((k) => ({ [k]: 1 }))),
     checkpoint: badCheckpoint,
+  },
+  "POST /threads/:thread_id/title/restore": {
+    title: fc.oneof(notString, fc.constant("")),
+    title_source: fc.oneof(notObject, badEnum(["fallback", "model", "user"]).map((kind) => ({ kind }))),
+    expected: notObject,
   },
   "POST /threads/:thread_id/runs/stream": run,
   "POST /threads/:thread_id/runs/wait": run,

@@ -57,6 +57,7 @@ describe("titles change only through rename, regenerate and the middleware", () 
       { values: { messages: [], title_source: { kind: "user" } }, asNode: "TitleMiddleware.after_model" },
       { values: { jumpTo: "end" } },
       { values: { messages: [] }, asNode: "__copy__" },
+      { values: { messages: [] }, asNode: "constructor" },
       { values: { messages: [5] } },
     ];
     for (const body of refused) {

@@ -31,16 +31,6 @@ export function readBody<S extends z.ZodType>(ctx: RouteContext, schema: S): z.i
   return schema.parse(raw);
 }
 
-/** Query string → object; repeated keys become arrays (the SDK repeats `stream_mode`). */
-export function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    out[key] = all.length > 1 ? all : all[0];
-  }
-  return out;
-}
-
 export function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);
   if (raw == null || raw === "") return dflt;

@@ -16,6 +16,7 @@ import { createApi, type Api } from "./api";
 import type { AuthMode } from "./auth/identity";
 import type { GuardConfig } from "./auth/request-guard";
 import type { AgentGraph } from "./graph";
+import type { RunLimits } from "./run-limits";
 
 /**
  * Test-only chat model: answers from a script (cycling), streams word by word with an optional
@@ -91,6 +92,7 @@ export interface HarnessOptions {
   tools?: StructuredToolInterface[];
   /** Reuse a data dir (restart tests). */
   dir?: string;
+  runLimits?: Partial<RunLimits>;
   authMode?: AuthMode;
   guard?: GuardConfig;
 }
@@ -106,7 +108,16 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;
   const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
-  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler, authMode: opts.authMode, guard: opts.guard });
+  const api = createApi({
+    db,
+    checkpointer: saver,
+    graph: agent.graph as unknown as AgentGraph,
+    titleConfig,
+    titler,
+    runLimits: opts.runLimits,
+    authMode: opts.authMode,
+    guard: opts.guard,
+  });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
   return {
@@ -122,6 +133,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     async close() {
       await api.ready;
       await api.runs.drainAll();
+      api.runs.close();
       db.close();
       if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
     },

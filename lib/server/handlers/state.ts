@@ -62,7 +62,7 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
     checkClientStateKeys(Object.keys(values), "values");
     checkMessages(values.messages);
   }
-  if (body.as_node !== undefined && !(body.as_node in api.graph.nodes)) {
+  if (body.as_node !== undefined && !Object.hasOwn(api.graph.nodes, body.as_node)) {
     throw unprocessable(`as_node must be one of ${Object.keys(api.graph.nodes).join(", ")}`);
   }
   const checkpoint = checkpointOf(body);
