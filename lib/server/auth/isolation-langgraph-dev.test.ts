@@ -103,5 +103,8 @@ describe("the same auth rules served by langgraph dev", () => {
     await expectSearchesIsolated(t, a.id);
     const res = await t.raw("/threads/search", null, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(res.status).toBe(401);
+    // The Studio shortcut (a header anyone can send) is off: it would be an identity without a key.
+    const studio = await t.raw("/threads/search", null, { method: "POST", headers: { "Content-Type": "application/json", "x-auth-scheme": "langsmith" }, body: "{}" });
+    expect(studio.status).toBe(401);
   }, 60_000);
 });
