@@ -90,9 +90,10 @@ describe("the same auth rules served by langgraph dev", () => {
     const before = await snapshotOf(t.a, a.id);
     expect(before.metadata).toMatchObject({ owner: "user-a", topic: "porto-trip" });
     const outcomes = await attemptsOfB(t, a);
-    // LangGraph's own answer where it is not 404: a copy of a hidden thread is a 409 "not found"
-    // (and the embedded API says 404). It reveals nothing of A's thread either way.
-    const langgraphAnswers: Record<string, string> = { createSameId: "409", copy: "409" };
+    // LangGraph's own answers where they are not 404 (the embedded API says 404): a copy of a
+    // hidden thread is a 409 "not found", and joining A's run through B's own thread returns B's
+    // own (empty) values. Neither holds anything of A's thread ("200:LEAK" would say so).
+    const langgraphAnswers: Record<string, string> = { createSameId: "409", copy: "409", runJoinViaOwnThread: "200" };
     const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, langgraphAnswers[k] ?? "404"]));
     expect(outcomes).toEqual(expected);
     expect(await snapshotOf(t.a, a.id)).toEqual(before);

@@ -22,10 +22,14 @@ export interface IsolationTarget {
 const TEXT = "Plan a weekend in Porto with good food";
 const input = (text: string) => ({ messages: [{ type: "human", content: text }] });
 
-/** An attempt's outcome: the HTTP status, "200:empty" for an empty list, "stream:<error>" for a stream that errs. */
+/** Words only A's thread holds (its first message, former and current titles). */
+const A_WORDS = /Porto|Lisbon/;
+
+/** An attempt's outcome: the HTTP status, "200:empty" for an empty list, "200:LEAK" when an answer holds A's words. */
 async function outcome(attempt: () => Promise<unknown>): Promise<string> {
   try {
     const out = await attempt();
+    if (A_WORDS.test(JSON.stringify(out) ?? "")) return "200:LEAK";
     if (Array.isArray(out) && out.length === 0) return "200:empty";
     return "200";
   } catch (err) {
@@ -96,6 +100,12 @@ export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: st
     runsJoinStream: await streamOutcome(() => b.runs.joinStream(id, runId)),
     runsCancel: await outcome(() => b.runs.cancel(id, runId)),
   };
+  // A's run id under B's own thread: run ids are looked up within the thread the caller may see.
+  const own = await b.threads.create();
+  out.runGetViaOwnThread = await outcome(() => b.runs.get(own.thread_id, runId));
+  out.runJoinViaOwnThread = await outcome(() => b.runs.join(own.thread_id, runId));
+  out.runCancelViaOwnThread = await outcome(() => b.runs.cancel(own.thread_id, runId));
+  await b.threads.delete(own.thread_id);
   if (t.threadlineRoutes) {
     out.titleRegenerate = await rawStatus(`/threads/${id}/title/regenerate`, json("POST", {}));
     out.titleRequests = await rawStatus(`/threads/${id}/title/requests`);
