@@ -10,6 +10,8 @@ export class ChatPage {
   readonly assistantMessages: Locator;
   readonly userMessages: Locator;
   readonly offlineBanner: Locator;
+  readonly titleEditor: Locator;
+  readonly titleError: Locator;
 
   constructor(readonly page: Page) {
     this.input = page.getByTestId("composer-input");
@@ -20,6 +22,8 @@ export class ChatPage {
     this.assistantMessages = page.getByTestId("message-assistant");
     this.userMessages = page.getByTestId("message-user");
     this.offlineBanner = page.getByTestId("offline-banner");
+    this.titleEditor = page.getByTestId("chat-view").getByTestId("title-input");
+    this.titleError = page.getByTestId("chat-view").getByTestId("title-error");
   }
 
   async openNew() {
@@ -58,6 +62,19 @@ export class ChatPage {
 
   async isStreaming(): Promise<boolean> {
     return this.stopButton.isVisible();
+  }
+
+  /** Renames from the header (double-click or F2 on the title). */
+  async renameInHeader(title: string, how: "double-click" | "f2" = "double-click") {
+    if (how === "double-click") await this.title.dblclick();
+    else {
+      await this.title.focus();
+      await this.page.keyboard.press("F2");
+    }
+    await expect(this.titleEditor).toBeFocused();
+    await this.titleEditor.fill(title);
+    await this.titleEditor.press("Enter");
+    await expect(this.titleEditor).toBeHidden();
   }
 
   async expectTitle(text: string) {

@@ -70,17 +70,3 @@ export function resolveThreadTitle(
 ): ResolvedTitle {
   return resolveRowTitle(latestServerFact(row, fetchedAt, patch), patch?.edit, patch?.stream);
 }
-
-/** Tooltip text telling where a title came from. */
-export function provenanceLabel(source: TitleSource | null): string {
-  switch (source?.kind) {
-    case "fallback":
-      return "from your first message";
-    case "model":
-      return `named by ${source.model?.trim() || "the model"}`;
-    case "user":
-      return "named by you";
-    default:
-      return "not named yet";
-  }
-}
