@@ -10,7 +10,7 @@ export async function register() {
   }
   // Next has started listening by now (it sets PORT then); local mode must not be reachable from the network.
   const { localModeExposure } = await import("./lib/server/auth/loopback-only");
-  const exposed = await localModeExposure(process.env, Number(process.env.PORT || 3000));
+  const exposed = localModeExposure(process.env, Number(process.env.PORT || 3000));
   if (exposed) {
     console.error(`Threadline cannot start: ${exposed}`);
     process.exit(1);

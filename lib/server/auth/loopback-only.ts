@@ -1,42 +1,38 @@
 import net from "node:net";
-import os from "node:os";
 import { authModeFromEnv } from "./identity";
 
+const isLoopback = (address: string) => address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
+
 /**
- * `local` mode has no sign-in: whoever reaches the server is its owner. So it may only be
- * reachable from this machine. Rather than guess from flags how the server was bound, this asks
- * the one question that matters: does the port answer on any of this machine's other addresses?
+ * Where this process listens on `port`, read from its own listening sockets (no traffic is sent
+ * anywhere to find out). Next has bound the port by the time instrumentation runs.
  */
-export async function reachableFromNetwork(port: number, timeoutMs = 500): Promise<string | null> {
-  const addresses = Object.values(os.networkInterfaces())
-    .flat()
-    .filter((a): a is os.NetworkInterfaceInfo => Boolean(a && !a.internal && !(a.family === "IPv6" && a.scopeid)));
-  const answers = await Promise.all(addresses.map((a) => connects(a.address, port, timeoutMs).then((ok) => (ok ? a.address : null))));
-  return answers.find(Boolean) ?? null;
+export function listeningAddresses(port: number): string[] {
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  return handles
+    .filter((h): h is net.Server => h instanceof net.Server && h.listening)
+    .map((s) => s.address())
+    .filter((a): a is net.AddressInfo => typeof a === "object" && a !== null && a.port === port)
+    .map((a) => a.address);
 }
 
-function connects(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once("connect", () => done(true));
-    socket.once("error", () => done(false));
-  });
+/** A non-loopback address this process listens on (0.0.0.0 and :: mean every interface), or null. */
+export function exposedAddress(port: number): string | null {
+  return listeningAddresses(port).find((a) => !isLoopback(a)) ?? null;
 }
 
-/** The refusal message, or null when the server may run (accounts mode, or loopback only). */
-export async function localModeExposure(env: Record<string, string | undefined>, port: number): Promise<string | null> {
+/**
+ * `local` mode has no sign-in: whoever reaches the server is its owner, so it may only listen on
+ * loopback. The refusal message, or null when the server may run (accounts mode, or loopback only).
+ */
+export function localModeExposure(env: Record<string, string | undefined>, port: number): string | null {
   if (authModeFromEnv(env) !== "local") return null;
-  const address = await reachableFromNetwork(port);
+  const address = exposedAddress(port);
   if (!address) return null;
   const where = net.isIPv6(address) ? `[${address}]` : address;
   return (
     `THREADLINE_AUTH=local (the default) has no sign-in, so it only listens on loopback, but this server ` +
-    `answers on http://${where}:${port}. Start it with -H 127.0.0.1 (npm run dev / npm start do), ` +
+    `listens on ${where}:${port}. Start it with -H 127.0.0.1 (npm run dev / npm start do), ` +
     `or use THREADLINE_AUTH=accounts to share it on a network.`
   );
 }
