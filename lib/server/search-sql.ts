@@ -1,3 +1,4 @@
+import type { AuthFilters } from "./auth/enforce";
 import { unprocessable } from "./errors";
 import type { ThreadStatus } from "./queries";
 import { ftsQuery } from "./search-terms";
@@ -22,6 +23,8 @@ export interface ThreadQuery {
   withValues: boolean;
   /** [alias, dotted path] pairs, e.g. ["title", "values.title"]. */
   extract?: [string, string][];
+  /** The auth rules' filter on thread metadata (e.g. `{ owner }`): ANDed with everything else. */
+  authFilters?: AuthFilters;
 }
 
 type Sql = { sql: string; params: unknown[] };
@@ -45,6 +48,24 @@ function jsonEquals(col: string, path: string, value: unknown): Sql {
     return { sql: `(json_type(${col}, ?) = 'text' AND json_extract(${col}, ?) = ?)`, params: [path, path, value] };
   }
   return { sql: `(${col} -> ?) = json(?)`, params: [path, JSON.stringify(value)] };
+}
+
+/** One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list). */
+function authFilterSql(key: string, want: unknown): Sql {
+  const path = jsonPath([key]);
+  if (want && typeof want === "object") {
+    const op = want as { $eq?: unknown; $contains?: unknown };
+    if ("$eq" in op) return jsonEquals("t.metadata", path, op.$eq);
+    if ("$contains" in op) {
+      const needed = Array.isArray(op.$contains) ? op.$contains : [op.$contains];
+      return {
+        sql: `(json_type(t.metadata, ?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) n WHERE NOT EXISTS (SELECT 1 FROM json_each(t.metadata, ?) h WHERE h.value = n.value)))`,
+        params: [path, JSON.stringify(needed), path],
+      };
+    }
+    return { sql: "1 = 1", params: [] };
+  }
+  return jsonEquals("t.metadata", path, want);
 }
 
 export function buildThreadFilter(q: ThreadQuery): Sql {
@@ -72,6 +93,7 @@ export function buildThreadFilter(q: ThreadQuery): Sql {
     }
   }
   if (q.asOf) add({ sql: "t.created_at <= ?", params: [q.asOf] });
+  for (const [k, want] of Object.entries(q.authFilters ?? {})) add(authFilterSql(k, want));
   return { sql: parts.join(" AND "), params };
 }
 
