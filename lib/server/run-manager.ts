@@ -7,6 +7,7 @@ import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus } from "./queries";
 import type { Registry } from "./registry";
+import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
 import { checkpointOf, type RunCreate, type StreamMode } from "./schemas";
 
@@ -196,6 +197,8 @@ export class RunManager {
         console.error("[runs] rollback failed", err);
       }
     }
+    // Stop keeps what was written (rollback erases it; a thread being deleted needs nothing).
+    if (run.cancelAction === "interrupt" && !lane.deleting) await keepPartialAnswer(graph, run.threadId, run.streamed);
     this.persistRunEnd(run);
     // Write any pin owed to the checkpoint, mirror the final state, and release the lane in the
     // same tick as the last pin check, so a rename arriving now goes down the idle path.
