@@ -1,6 +1,7 @@
 "use client";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
+import { useDraft } from "@/lib/client/use-draft";
 
 interface ComposerProps {
   streaming: boolean;
@@ -8,11 +9,13 @@ interface ComposerProps {
   onStop: () => void;
   /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
   autoFocus?: boolean;
+  /** Where the unsent text is kept (the thread id, or "new" on the new-conversation page). */
+  draftKey: string;
 }
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. */
-export function Composer({ streaming, onSend, onStop, autoFocus }: ComposerProps) {
-  const [text, setText] = useState("");
+export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: ComposerProps) {
+  const [text, setText] = useDraft(draftKey);
   const ref = useRef<HTMLTextAreaElement>(null);
   const send = () => {
     if (!text.trim() || streaming) return;

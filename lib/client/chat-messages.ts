@@ -1,9 +1,12 @@
+import { isStoppedAnswer } from "@/lib/chat/stopped-answer";
 import { contentToText, isRealUserMessage, messageRole, userMessageText } from "@/lib/title";
 
 export interface ChatLine {
   key: string;
   role: "user" | "assistant";
   text: string;
+  /** An answer cut short by Stop (or another client's interrupt), kept as far as it got. */
+  stopped?: true;
 }
 
 /**
@@ -17,7 +20,10 @@ export function visibleMessages(messages: readonly unknown[] | null | undefined)
     const key = typeof id === "string" && id ? id : `i${i}`;
     const role = messageRole(m);
     if (role === "user" && isRealUserMessage(m)) lines.push({ key, role: "user", text: userMessageText(m) });
-    else if (role === "assistant") lines.push({ key, role: "assistant", text: contentToText((m as { content?: unknown }).content) });
+    else if (role === "assistant") {
+      const text = contentToText((m as { content?: unknown }).content);
+      lines.push(isStoppedAnswer(m) ? { key, role: "assistant", text, stopped: true } : { key, role: "assistant", text });
+    }
   });
   return lines;
 }

@@ -4,6 +4,7 @@ import { useCallback } from "react";
 import { toast } from "sonner";
 import { apiErrorMessage, getBrowserClient } from "./api-client";
 import { broadcast } from "./cross-tab";
+import { errorTextForPeople } from "./error-text";
 import { holdDelete, releaseDelete } from "./pending-deletes";
 import { patchRow } from "./row-patches";
 
@@ -40,15 +41,27 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
         if (!releaseDelete(threadId)) return;
         patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
       };
-      const commit = async () => {
-        if (!releaseDelete(threadId)) return;
+      const remove = async (): Promise<void> => {
         try {
           await getBrowserClient().threads.delete(threadId);
           broadcast({ type: "deleted", threadId });
         } catch (err) {
           patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
-          toast.error(`Couldn't delete the conversation: ${apiErrorMessage(err)}`);
+          toast.error(`Couldn't delete “${title}”. ${errorTextForPeople(err)}`, {
+            id: `delete-failed:${threadId}`,
+            duration: Infinity,
+            action: {
+              label: "Retry",
+              onClick: () => {
+                patchRow(qc, threadId, (p) => ({ ...p, deleted: true }));
+                void remove();
+              },
+            },
+          });
         }
+      };
+      const commit = async () => {
+        if (releaseDelete(threadId)) await remove();
       };
       holdDelete(threadId, undo);
       toast(`Deleted “${title}”`, {
