@@ -10,6 +10,11 @@ export class ChatPage {
   readonly assistantMessages: Locator;
   readonly userMessages: Locator;
   readonly offlineBanner: Locator;
+  readonly stoppedMarks: Locator;
+  readonly imagePlaceholders: Locator;
+  readonly error: Locator;
+  readonly retryButton: Locator;
+  readonly deletedNotice: Locator;
 
   constructor(readonly page: Page) {
     this.input = page.getByTestId("composer-input");
@@ -20,6 +25,11 @@ export class ChatPage {
     this.assistantMessages = page.getByTestId("message-assistant");
     this.userMessages = page.getByTestId("message-user");
     this.offlineBanner = page.getByTestId("offline-banner");
+    this.stoppedMarks = page.getByTestId("stopped-mark");
+    this.imagePlaceholders = page.getByTestId("image-placeholder");
+    this.error = page.getByTestId("chat-error");
+    this.retryButton = page.getByTestId("retry-button");
+    this.deletedNotice = page.getByTestId("deleted-notice");
   }
 
   async openNew() {
@@ -54,6 +64,13 @@ export class ChatPage {
   async waitForAnswerToFinish() {
     await expect(this.stopButton).toBeHidden({ timeout: 30_000 });
     await expect(this.assistantMessages.last()).toBeVisible();
+  }
+
+  /** Waits until the answer being streamed has at least `words` words, then returns its text. */
+  async waitForAnswerWords(words: number): Promise<string> {
+    const answer = this.assistantMessages.last();
+    await expect.poll(async () => ((await answer.textContent()) ?? "").trim().split(/\s+/).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(words);
+    return (await answer.textContent()) ?? "";
   }
 
   async isStreaming(): Promise<boolean> {
