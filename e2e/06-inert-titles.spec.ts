@@ -26,13 +26,14 @@ test("markup and bidi controls in a first message become inert title text", asyn
 
 const HOSTILE = {
   ansi: "\u001b[31mRED ALERT\u001b[0m build failed",
-  zeroWidth: "pass\u200Bword re\u200Dset \uFEFFhelp",
+  zeroWidth: "pass\u200Bword re\u2060set \uFEFFhelp",
   script: "<script>alert('x')</script> deploy notes",
   img: '<img src=x onerror="alert(1)"> holiday photo',
   bidi: "\u202Ecod.exe\u202C report \u2066isolated\u2069",
   huge: "long ".repeat(2048), // 10 kB
 };
-const INVISIBLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+// ZWJ/ZWNJ are not here: the title engine keeps them on purpose (emoji sequences, some scripts).
+const INVISIBLE = /[\u0000-\u001f\u007f\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 test("hostile titles (ANSI, zero-width, script, img, bidi, 10 kB) are inert sanitised text and keep the layout", async ({ page, chat, sidebar, dialogs }) => {
   const client = apiClient();

@@ -75,3 +75,17 @@ test("a list that fails to load says so and loads on Retry", async ({ page, chat
   await sidebar.root.getByRole("button", { name: "Retry" }).click();
   await expect(sidebar.rows.first()).toContainText("Searchable zebra facts");
 });
+
+test("rejoining an answer after a reload can fail visibly and be retried", async ({ page, chat }) => {
+  await chat.startConversation("Describe the water cycle step by step");
+  await expect(chat.stopButton).toBeVisible();
+  await page.route("**/runs/*/stream", (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
+  await page.reload();
+  await expect(chat.error).toContainText("The server refused the request.");
+  await expect(chat.error).not.toContainText("1234");
+  await page.unroute("**/runs/*/stream");
+  await chat.retryButton.click();
+  await chat.waitForAnswerToFinish();
+  await expect(chat.error).toHaveCount(0);
+  await expect(chat.assistantMessages.last()).toContainText("restart the server.");
+});

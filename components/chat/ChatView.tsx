@@ -7,7 +7,7 @@ import { fallbackTitle, type TitleFact, type TitleSource } from "@/lib/title";
 import { ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { visibleMessages } from "@/lib/client/chat-messages";
-import { errorTextForPeople } from "@/lib/client/error-text";
+import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
@@ -58,7 +58,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const firstText = useRef<string | null>(null);
   const [lastAction, setLastAction] = useState<LastAction | null>(null);
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
-  const { stop, onStop } = useStopKeepingText<ChatState>(threadId);
+  const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
 
   const onThreadId = useCallback(
     (id: string | null) => {
@@ -81,7 +81,16 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     initialValues: initialValues ?? undefined,
     fetchStateHistory: false,
     reconnectOnMount: runRegistry.storage,
-    onCreated: (run) => recordRunActivity(qc, run.thread_id, true, { runId: run.run_id }),
+    onCreated: (run) => {
+      noteRun({ threadId: run.thread_id, runId: run.run_id });
+      recordRunActivity(qc, run.thread_id, true, { runId: run.run_id });
+    },
+    // Following a run failed for want of a connection (e.g. rejoining after a reload): Retry
+    // follows it again (a send of ours keeps its own retry).
+    onError: (err, run) => {
+      const runId = run?.run_id;
+      if (runId && isRequestFailure(err)) setLastAction((prev) => prev ?? { kind: "join", runId });
+    },
     onStop,
   });
 
@@ -125,9 +134,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     (runId: string) => {
       setLastAction({ kind: "join", runId });
       setRetryProblem(null);
+      // Recorded like our own runs: Stop can cancel it, a reload or leaving keeps following it.
+      if (threadId) runRegistry.setItem(`lg:stream:${threadId}`, runId);
       void joinStream(runId);
     },
-    [joinStream],
+    [joinStream, threadId],
   );
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
 
@@ -188,7 +199,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           onSend={send}
           onStop={() => void stop(stream.stop)}
           autoFocus={initialThreadId === null}
-          draftKey={initialThreadId ?? NEW_CONVERSATION_DRAFT}
+          draftKey={threadId ?? NEW_CONVERSATION_DRAFT}
         />
       )}
     </div>

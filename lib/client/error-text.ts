@@ -21,3 +21,8 @@ function isNetworkFailure(err: unknown): boolean {
   const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
   return /failed to fetch|networkerror|network error|load failed|fetch failed/i.test(text);
 }
+
+/** The request itself failed (HTTP status or no connection), as opposed to a run that failed. */
+export function isRequestFailure(err: unknown): boolean {
+  return err != null && (apiErrorStatus(err) !== undefined || isNetworkFailure(err));
+}
