@@ -20,7 +20,7 @@ function serverClient(): Client {
     apiUrl: INTERNAL_API,
     callerOptions: {
       maxRetries: 0,
-      fetch: (input: RequestInfo | URL, init?: RequestInit) => getApi().handle(new Request(input, init)),
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => (await getApi()).handle(new Request(input, init)),
     },
   });
 }

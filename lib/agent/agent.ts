@@ -3,7 +3,9 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createOfflineChatModel } from "./offline-model";
-import { createTitleMiddleware, type TitleGenerator } from "./title-middleware";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { createTitleMiddleware } from "./title-middleware";
+import type { ModelTitler } from "./title-model";
 
 export const ASSISTANT_ID = "agent";
 
@@ -13,8 +15,10 @@ export interface ThreadlineAgentOptions {
   checkpointer?: BaseCheckpointSaver;
   chatModel?: BaseChatModel;
   titleConfig?: TitleConfig;
-  /** LLM title path (later issue); null or absent = local fallback only. */
-  titleGenerator?: TitleGenerator | null;
+  /** The LLM title path; null or absent = local fallback only (no title-model call). */
+  titler?: ModelTitler | null;
+  /** Tools the model may call (none in the app today; tests use them to make multi-step runs). */
+  tools?: StructuredToolInterface[];
 }
 
 /**
@@ -27,14 +31,15 @@ export function createThreadlineAgent({
   checkpointer,
   chatModel = createOfflineChatModel(),
   titleConfig = DEFAULT_TITLE_CONFIG,
-  titleGenerator = null,
+  titler = null,
+  tools = [],
 }: ThreadlineAgentOptions = {}) {
   return createAgent({
     name: ASSISTANT_ID,
     model: chatModel,
-    tools: [],
+    tools,
     systemPrompt: SYSTEM_PROMPT,
-    middleware: [createTitleMiddleware({ config: titleConfig, generate: titleGenerator ?? undefined })] as const,
+    middleware: [createTitleMiddleware({ config: titleConfig, titler })] as const,
     checkpointer,
   });
 }

@@ -10,6 +10,13 @@ describe("start-time settings check", () => {
     [{ TITLE_MAX_CHARS: "500" }, /TITLE_MAX_CHARS.*10.*200/],
     [{ TITLE_ENABLED: "maybe" }, /TITLE_ENABLED/],
     [{ OFFLINE_MODEL_DELAY_MS: "slow" }, /OFFLINE_MODEL_DELAY_MS/],
+    [{ CHAT_MODEL: "mistral:large" }, /CHAT_MODEL names an unknown provider "mistral".*openai, anthropic/],
+    [{ TITLE_MODEL: "cohere:command" }, /TITLE_MODEL names an unknown provider "cohere"/],
+    [{ CHAT_MODEL: "anthropic:claude-haiku-4-5" }, /CHAT_MODEL=anthropic:claude-haiku-4-5 needs ANTHROPIC_API_KEY/],
+    [{ TITLE_MODEL: "openai:gpt-4o-mini" }, /TITLE_MODEL=openai:gpt-4o-mini needs OPENAI_API_KEY/],
+    [{ CHAT_MODEL: "gpt-4o-mini" }, /CHAT_MODEL=openai:gpt-4o-mini needs OPENAI_API_KEY/],
+    [{ TITLE_MODEL: "openai:" }, /TITLE_MODEL must be provider:model/],
+    [{ TITLE_MODEL: "anthropic:claude haiku", ANTHROPIC_API_KEY: "k" }, /TITLE_MODEL must be provider:model/],
   ])("names the variable and its bounds: %o", (env, message) => {
     expect(validateServerEnv(env)).toMatch(message);
   });

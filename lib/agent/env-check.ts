@@ -1,11 +1,11 @@
 import { loadTitleConfig } from "@/lib/title";
-import { offlineDelayMs } from "./models";
+import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */
 export function validateServerEnv(env: Readonly<Record<string, string | undefined>>): string | null {
   try {
     loadTitleConfig(env);
-    offlineDelayMs(env);
+    validateModelEnv(env);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -3,9 +3,15 @@
 // so a pin is simply `title_source.kind === "user"` in state.
 import { loadTitleConfig } from "@/lib/title";
 import { createThreadlineAgent } from "./agent";
-import { chatModelFromEnv } from "./models";
+import { chatModelFromEnv, titlerFromEnv } from "./models";
 
-export const graph = createThreadlineAgent({
-  chatModel: chatModelFromEnv(process.env),
-  titleConfig: loadTitleConfig(process.env),
-}).graph;
+// A factory: the platform awaits it, and initChatModel (provider models) is async.
+export async function graph() {
+  const titleConfig = loadTitleConfig(process.env);
+  const agent = createThreadlineAgent({
+    chatModel: await chatModelFromEnv(process.env),
+    titleConfig,
+    titler: await titlerFromEnv(process.env, titleConfig),
+  });
+  return agent.graph;
+}

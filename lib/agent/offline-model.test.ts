@@ -35,10 +35,10 @@ describe("offline model", () => {
     expect(chunks.length).toBeLessThan(5);
   });
 
-  it("is chosen when no provider is configured, and the delay is validated", () => {
+  it("is chosen when no provider is configured, and the delay is validated", async () => {
     expect(usesOfflineModel({})).toBe(true);
     expect(usesOfflineModel({ OPENAI_API_KEY: "sk-x" })).toBe(false);
-    expect(chatModelFromEnv({ OFFLINE_MODEL_DELAY_MS: "3" })).toBeInstanceOf(OfflineChatModel);
+    expect(await chatModelFromEnv({ OFFLINE_MODEL_DELAY_MS: "3" })).toBeInstanceOf(OfflineChatModel);
     expect(offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "40" })).toBe(40);
     expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "-1" })).toThrow(/OFFLINE_MODEL_DELAY_MS/);
     expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "fast" })).toThrow(/between 0 and 10000/);

@@ -56,7 +56,7 @@ describe("a real model from env (any OpenAI-compatible endpoint)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-openai-"));
     const db = new Database(path.join(dir, "threadline.sqlite"));
     try {
-      const model = chatModelFromEnv({ OPENAI_API_KEY: "sk-loopback", OPENAI_BASE_URL: baseURL, CHAT_MODEL: "loopback-model" });
+      const model = await chatModelFromEnv({ OPENAI_API_KEY: "sk-loopback", OPENAI_BASE_URL: baseURL, CHAT_MODEL: "loopback-model" });
       const agent = createThreadlineAgent({ checkpointer: new SqliteSaver(db), chatModel: model });
       const config = { configurable: { thread_id: "real-1" } };
       const text = "Which trains go from Porto to Lisbon?";

@@ -4,7 +4,8 @@ import Database from "better-sqlite3";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { loadTitleConfig, type TitleConfig } from "@/lib/title";
 import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
-import { chatModelFromEnv, usesOfflineModel } from "./models";
+import { chatModelFromEnv, titlerFromEnv, usesOfflineModel } from "./models";
+import type { ModelTitler } from "./title-model";
 
 export interface AppAgent {
   db: Database.Database;
@@ -13,6 +14,8 @@ export interface AppAgent {
   agent: ThreadlineAgent;
   titleConfig: TitleConfig;
   offlineModel: boolean;
+  /** The LLM title path (TITLE_MODEL), or null for local fallback titles. */
+  titler: ModelTitler | null;
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -21,10 +24,11 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Opens (creating if needed) the app's one SQLite file; the API's registry shares this connection. */
-export function openAppAgent(env: NodeJS.ProcessEnv = process.env): AppAgent {
-  // Config errors must stop the server at start, naming the variable; loadTitleConfig throws them.
+export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promise<AppAgent> {
+  // Config errors must stop the server at start, naming the variable; these loaders throw them.
   const titleConfig = loadTitleConfig(env);
-  const chatModel = chatModelFromEnv(env);
+  const chatModel = await chatModelFromEnv(env);
+  const titler = await titlerFromEnv(env, titleConfig);
   const dir = dataDir(env);
   fs.mkdirSync(dir, { recursive: true });
   const dbPath = path.join(dir, "threadline.sqlite");
@@ -32,15 +36,15 @@ export function openAppAgent(env: NodeJS.ProcessEnv = process.env): AppAgent {
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   const checkpointer = new SqliteSaver(db);
-  const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig });
-  return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env) };
+  const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
+  return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
 }
 
 const globalKey = Symbol.for("threadline.appAgent");
-type GlobalWithAgent = typeof globalThis & { [globalKey]?: AppAgent };
+type GlobalWithAgent = typeof globalThis & { [globalKey]?: Promise<AppAgent> };
 
 /** One per server process; kept on globalThis so dev-mode module reloads don't open a second one. */
-export function getAppAgent(): AppAgent {
+export function getAppAgent(): Promise<AppAgent> {
   const g = globalThis as GlobalWithAgent;
   g[globalKey] ??= openAppAgent();
   return g[globalKey];

@@ -3,55 +3,47 @@ import { z } from "zod";
 import {
   DEFAULT_TITLE_CONFIG,
   decideTitle,
-  fallbackTitle,
-  firstUserText,
+  isRealUserMessage,
+  messageAttachments,
+  messageRole,
   shouldGenerateTitle,
   titleFactOf,
+  userMessageText,
   type TitleConfig,
   type TitleFact,
   type TitleSource,
 } from "@/lib/title";
+import { proposeFallbackTitle, type TitleProposal } from "./title-proposals";
+import { PendingTitleCalls } from "./pending-title-calls";
+import type { ModelTitler, TitleAuditSink } from "./title-model";
 import { titleStateSchema } from "./title-state";
 
 /**
  * What the host passes in the run's context. In-process, the API server hands over a reader of
- * the registry's pin so a rename made while this run is going is honoured; under `langgraph dev`
- * the context is plain JSON, the reader is absent and the pin is just `title_source.kind === "user"`.
+ * the registry's pin (a rename made while this run is going is honoured) and a sink for the
+ * title-request audit; under `langgraph dev` the context is plain JSON, both are absent, the pin
+ * is just `title_source.kind === "user"` in state and title requests are only logged.
  */
 export interface TitleRuntimeContext {
   readTitlePin?: () => TitleFact | null | Promise<TitleFact | null>;
+  recordTitleRequest?: TitleAuditSink;
 }
 
+const fn = <T>() => z.custom<T>((v) => v === undefined || typeof v === "function").optional();
 const contextSchema = z.object({
-  readTitlePin: z.custom<TitleRuntimeContext["readTitlePin"]>((v) => v === undefined || typeof v === "function").optional(),
+  readTitlePin: fn<TitleRuntimeContext["readTitlePin"]>(),
+  recordTitleRequest: fn<TitleRuntimeContext["recordTitleRequest"]>(),
 });
 
 /**
  * The graph node that title writes from outside a run (rename, pin repair, regenerate) are
- * attributed to: its out-edge ends the graph when the model made no tool call, so such an update
- * leaves no pending step, even on a thread that has never run.
+ * attributed to: the agent's last node, whose out-edge ends the graph, so such an update leaves
+ * no pending step, even on a thread that has never run.
  */
-export const TITLE_WRITER_NODE = "TitleMiddleware.after_model";
-
-export interface TitleProposalInput {
-  userText: string;
-  assistantText: string;
-  config: TitleConfig;
-  signal?: AbortSignal;
-}
-
-/**
- * Seam for the LLM path: given the first exchange, propose a title with its source.
- * The default is the local fallback; a model-backed generator must itself fall back on failure.
- */
-export type TitleGenerator = (input: TitleProposalInput) => Promise<{ title: string; source: TitleSource }>;
-
-export const fallbackTitleGenerator: TitleGenerator = async ({ userText, config }) => ({
-  title: fallbackTitle(userText, config),
-  source: { kind: "fallback" },
-});
+export const TITLE_WRITER_NODE = "TitleMiddleware.after_agent";
 
 type TitleState = { title?: string | null; title_source?: TitleSource | null; messages?: unknown[] };
+type Runtime = { context?: TitleRuntimeContext; signal?: AbortSignal; configurable?: { thread_id?: string } };
 
 async function currentTitle(state: TitleState, context: TitleRuntimeContext | undefined): Promise<TitleFact> {
   const inState = titleFactOf(state);
@@ -61,37 +53,88 @@ async function currentTitle(state: TitleState, context: TitleRuntimeContext | un
 }
 
 function lastAssistantText(messages: unknown[] | undefined): string {
-  const last = messages?.at(-1) as { text?: unknown; content?: unknown } | undefined;
+  const last = [...(messages ?? [])].reverse().find((m) => messageRole(m) === "assistant") as { text?: unknown; content?: unknown } | undefined;
   if (!last) return "";
   return typeof last.text === "string" ? last.text : typeof last.content === "string" ? last.content : "";
 }
 
 export interface TitleMiddlewareOptions {
   config?: TitleConfig;
-  generate?: TitleGenerator;
+  /** The LLM title path; null/absent = the local fallback only, with no model call at all. */
+  titler?: ModelTitler | null;
 }
 
-export function createTitleMiddleware({ config = DEFAULT_TITLE_CONFIG, generate = fallbackTitleGenerator }: TitleMiddlewareOptions = {}) {
-  async function propose(state: TitleState, runtime: { context?: TitleRuntimeContext; signal?: AbortSignal }, allowPartialExchange: boolean) {
-    if (!shouldGenerateTitle(state, { allowPartialExchange, config })) return undefined;
-    const userText = firstUserText(state.messages) ?? "";
-    const proposal = allowPartialExchange
-      ? await fallbackTitleGenerator({ userText, assistantText: "", config })
-      : await generate({ userText, assistantText: lastAssistantText(state.messages), config, signal: runtime.signal });
+export function createTitleMiddleware({ config = DEFAULT_TITLE_CONFIG, titler = null }: TitleMiddlewareOptions = {}) {
+  const pending = new PendingTitleCalls();
+
+  async function writeIfAllowed(state: TitleState, runtime: Runtime, proposal: TitleProposal | null) {
+    if (!proposal) return undefined;
     const current = await currentTitle(state, runtime.context);
     if (!decideTitle(current, proposal).accept) return undefined;
     return { title: proposal.title, title_source: proposal.source };
+  }
+
+  /** A model title is asked for once per conversation (or per new prompt with `all-prompts`), never over a pin. */
+  async function startModelTitle(state: TitleState, runtime: Runtime, assistantText: string) {
+    if (!titler || !config.enabled) return;
+    const users = (state.messages ?? []).filter(isRealUserMessage);
+    const due = config.cadence === "all-prompts" ? users.length >= 1 : users.length === 1;
+    if (!due) return;
+    const current = await currentTitle(state, runtime.context);
+    if (current.source?.kind === "user") return;
+    if (config.cadence === "first-prompt" && current.source?.kind === "model") return;
+    const first = users[0];
+    const latest = users.at(-1);
+    const userText = userMessageText(first).trim();
+    // An attachment-only message: the model must not invent a title from the answer alone.
+    if (!userText) return;
+    const key = runtime.configurable?.thread_id ?? "";
+    // Several model steps (tool loops) in one run still make one title call.
+    if (pending.has(key)) return;
+    pending.start(key, (signal) =>
+      titler.request({
+        threadId: runtime.configurable?.thread_id ?? null,
+        purpose: users.length === 1 ? "first" : "refresh",
+        userText,
+        attachments: messageAttachments(first),
+        assistantText,
+        latest: users.length > 1 ? { userText: userMessageText(latest), assistantText: "" } : undefined,
+        signal,
+        audit: runtime.context?.recordTitleRequest,
+      }),
+      runtime.signal,
+    );
   }
 
   return createMiddleware({
     name: "TitleMiddleware",
     stateSchema: titleStateSchema,
     contextSchema,
-    // Instant title: written before the model is called, so the first run's values events
-    // carry it before the first answer token.
-    beforeAgent: async (state, runtime) =>
-      config.instant ? propose(state as TitleState, runtime as never, true) : undefined,
-    // The DeerFlow moment: after the first model response (a no-op when the instant title is set).
-    afterModel: async (state, runtime) => propose(state as TitleState, runtime as never, false),
+    beforeAgent: async (state, runtime) => {
+      const s = state as TitleState;
+      const r = runtime as Runtime;
+      // The default prompt needs only the user's message: ask now, in parallel with the answer.
+      if (titler && !titler.needsAssistant) await startModelTitle(s, r, "");
+      // Instant title: written before the model is called, so the first run's values events
+      // carry it before the first answer token.
+      if (!config.instant || !shouldGenerateTitle(s, { allowPartialExchange: true, config })) return undefined;
+      return writeIfAllowed(s, r, proposeFallbackTitle(s.messages, config));
+    },
+    afterModel: async (state, runtime) => {
+      const s = state as TitleState;
+      const r = runtime as Runtime;
+      if (titler?.needsAssistant) await startModelTitle(s, r, lastAssistantText(s.messages));
+      // The DeerFlow moment: after the first model response (a no-op when the instant title is set).
+      if (!shouldGenerateTitle(s, { config })) return undefined;
+      return writeIfAllowed(s, r, proposeFallbackTitle(s.messages, config));
+    },
+    // The answer has streamed: wait for the title call (bounded) and apply it through the one rule,
+    // reading the pin now, so a rename made while the call was in flight wins.
+    afterAgent: async (state, runtime) => {
+      const r = runtime as Runtime;
+      const attempt = await pending.take(r.configurable?.thread_id ?? "", config.timeout_ms);
+      if (!attempt?.ok) return undefined;
+      return writeIfAllowed(state as TitleState, r, { title: attempt.title, source: attempt.source });
+    },
   });
 }

@@ -8,7 +8,7 @@ import { repairAfterRestart } from "./repair";
 import { Router, pathSegments } from "./router";
 import { RunManager } from "./run-manager";
 import { buildRoutes } from "./routes";
-import type { TitleGenerator } from "@/lib/agent/title-middleware";
+import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles";
 
 export interface ApiDeps {
@@ -17,8 +17,8 @@ export interface ApiDeps {
   checkpointer: BaseCheckpointSaver;
   graph: AgentGraph;
   titleConfig: TitleConfig;
-  /** Seam for regenerate's title source (LLM later); default = local fallback. */
-  regenerateTitle?: TitleGenerator;
+  /** The title model behind "Let AI name this"; null/absent = the local fallback. */
+  titler?: ModelTitler | null;
 }
 
 export interface Api {
@@ -40,7 +40,7 @@ export function createApi(deps: ApiDeps): Api {
   const q = createQueries(deps.db);
   const registry = new Registry(q);
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
-  const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, regenerate: deps.regenerateTitle });
+  const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
   const api: Api = {

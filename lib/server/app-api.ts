@@ -3,22 +3,22 @@ import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
 
 const key = Symbol.for("threadline.api");
-type G = typeof globalThis & { [key]?: Api };
+type G = typeof globalThis & { [key]?: Promise<Api> };
 
 /**
  * The server's one API instance over the app agent. On globalThis so Next dev's module reloads
  * reuse it: a second run manager would not know the first one's running runs.
  */
-export function getApi(): Api {
+export function getApi(): Promise<Api> {
   const g = globalThis as G;
-  if (!g[key]) {
-    const app = getAppAgent();
-    g[key] = createApi({
+  g[key] ??= getAppAgent().then((app) =>
+    createApi({
       db: app.db,
       checkpointer: app.checkpointer,
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,
-    });
-  }
+      titler: app.titler,
+    }),
+  );
   return g[key];
 }

@@ -34,6 +34,21 @@ export interface RunRow {
   error: string | null;
 }
 
+export interface TitleRequestRow {
+  id: number;
+  thread_id: string;
+  at: string;
+  model: string;
+  purpose: string;
+  system: string | null;
+  user: string;
+  max_tokens: number;
+  outcome: string;
+  title: string | null;
+  reason: string | null;
+  latency_ms: number;
+}
+
 /** Activity older than this keeps only each thread's latest entry (as-of paging window). */
 const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -86,6 +101,16 @@ export function createQueries(db: Database.Database) {
     deleteRun: db.prepare("DELETE FROM tl_runs WHERE run_id = ?"),
     deleteThreadRuns: db.prepare("DELETE FROM tl_runs WHERE thread_id = ?"),
     unfinishedRuns: db.prepare<[], RunRow>("SELECT * FROM tl_runs WHERE status IN ('pending', 'running')"),
+    // A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows.
+    insertTitleRequest: db.prepare(
+      `INSERT INTO tl_title_requests (thread_id, at, model, purpose, system, user, max_tokens, outcome, title, reason, latency_ms)
+       SELECT @thread_id, @at, @model, @purpose, @system, @user, @max_tokens, @outcome, @title, @reason, @latency_ms
+       WHERE EXISTS (SELECT 1 FROM tl_threads WHERE thread_id = @thread_id)`,
+    ),
+    listTitleRequests: db.prepare<[string, number, number], TitleRequestRow>(
+      "SELECT * FROM tl_title_requests WHERE thread_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+    ),
+    deleteTitleRequests: db.prepare("DELETE FROM tl_title_requests WHERE thread_id = ?"),
   };
   let writes = 0;
 
@@ -135,6 +160,7 @@ export function createQueries(db: Database.Database) {
       q.deleteRevisions.run(id);
       q.deleteActivity.run(id);
       q.deleteThreadRuns.run(id);
+      q.deleteTitleRequests.run(id);
     },
     threadsNeedingRepair: () => q.busyThreads.all(),
     searchThreads(query: ThreadQuery): ThreadRow[] {
@@ -158,6 +184,8 @@ export function createQueries(db: Database.Database) {
       q.listRuns.all(threadId, status, status, limit, offset),
     deleteRun: (runId: string) => q.deleteRun.run(runId),
     unfinishedRuns: () => q.unfinishedRuns.all(),
+    insertTitleRequest: (row: Omit<TitleRequestRow, "id">) => q.insertTitleRequest.run(row),
+    listTitleRequests: (threadId: string, limit: number, offset: number) => q.listTitleRequests.all(threadId, limit, offset),
     /**
      * Rollback removes the checkpoints a cancelled run wrote. Checkpoint ids are time-ordered
      * (uuid6), so "written after the run's starting checkpoint" is a string comparison. These are

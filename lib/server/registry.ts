@@ -6,6 +6,7 @@ import { conflict, notFound } from "./errors";
 import { interruptsOf } from "./graph";
 import type { Queries, ThreadRow, ThreadStatus } from "./queries";
 import type { ThreadQuery } from "./search-sql";
+import type { TitleRequestRecord } from "@/lib/agent/title-model";
 import { toJson } from "./serde";
 
 /**
@@ -77,6 +78,16 @@ export class Registry {
     if (!row) return null;
     const fact = this.titleOf(row);
     return fact.source?.kind === "user" ? fact : null;
+  }
+
+  /** Stores one title-model request's audit record (dropped if the thread is gone by then). */
+  recordTitleRequest(record: TitleRequestRecord) {
+    if (record.thread_id) this.q.insertTitleRequest({ ...record, thread_id: record.thread_id });
+  }
+
+  titleRequests(threadId: string, limit: number, offset: number) {
+    this.get(threadId);
+    return this.q.listTitleRequests(threadId, limit, offset);
   }
 
   /** A rename accepted while the thread is busy: visible in search at once, owed to the checkpoint. */

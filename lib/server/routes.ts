@@ -27,6 +27,7 @@ export function buildRoutes(r: Router): Router {
     .add("GET", "/threads/:thread_id/history", state.getHistory)
     .add("POST", "/threads/:thread_id/history", state.postHistory)
     .add("POST", "/threads/:thread_id/title/regenerate", state.regenerateTitle)
+    .add("GET", "/threads/:thread_id/title/requests", state.listTitleRequests)
     .add("POST", "/threads/:thread_id/runs/stream", runs.streamRun)
     .add("POST", "/threads/:thread_id/runs/wait", runs.waitRun)
     .add("POST", "/threads/:thread_id/runs", runs.createRun)

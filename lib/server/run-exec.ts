@@ -1,4 +1,5 @@
 import { Command } from "@langchain/langgraph";
+import type { TitleRequestRecord } from "@/lib/agent/title-model";
 import { threadConfig, type AgentGraph } from "./graph";
 import type { LiveRun } from "./live-run";
 import type { Registry } from "./registry";
@@ -30,8 +31,13 @@ export async function executeRun(graph: AgentGraph, registry: Registry, run: Liv
 
   const stream = await graph.stream(runInput(run), {
     configurable: { ...body.config?.configurable, ...threadConfig(threadId, checkpointOf(body)).configurable },
-    // The middleware asks this right before any automatic title write (a rename may race the run).
-    context: { ...body.context, readTitlePin: () => registry.readPin(threadId) },
+    // The middleware asks this right before any automatic title write (a rename may race the run),
+    // and stores every title-model request it makes through the audit sink.
+    context: {
+      ...body.context,
+      readTitlePin: () => registry.readPin(threadId),
+      recordTitleRequest: (record: TitleRequestRecord) => registry.recordTitleRequest(record),
+    },
     streamMode: graphModes,
     subgraphs,
     signal: run.abort.signal,

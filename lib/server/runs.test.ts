@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { HumanMessage } from "@langchain/core/messages";
+import { createModelTitler } from "@/lib/agent";
 import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
 import { ScriptedModel, collect, createHarness, human, sleep, type Harness } from "./test-harness";
 
@@ -87,10 +87,7 @@ describe("runs/stream wire format", () => {
     const titleModel = new ScriptedModel(["SECRET TITLE TOKENS"]);
     h = createHarness({
       titleConfig: { ...DEFAULT_TITLE_CONFIG, instant: false },
-      titleGenerator: async () => {
-        const out = await titleModel.invoke([new HumanMessage("title?")], { tags: ["langsmith:nostream"] });
-        return { title: String(out.content), source: { kind: "model", model: "scripted" } };
-      },
+      titler: createModelTitler({ model: titleModel, modelId: "scripted:title", config: { ...DEFAULT_TITLE_CONFIG, instant: false } }),
     });
     const t = await h.client.threads.create();
     const parts = (await collect(h.client.runs.stream(t.thread_id, "agent", { input: human("Hello"), streamMode: ["messages-tuple", "values"] }))) as Part[];

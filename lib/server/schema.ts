@@ -13,6 +13,8 @@ import type Database from "better-sqlite3";
  * - tl_thread_activity: when each thread was touched, so "order as of time T" is computable for
  *   stable snapshot paging. Pruned to what an as-of query within the retention window needs.
  * - tl_runs: run rows, so a restart can see what was pending or running when the process died.
+ * - tl_title_requests: the audit of every title-model request (what was sent, how it ended),
+ *   deleted with its thread.
  */
 const DDL = `
 CREATE TABLE IF NOT EXISTS tl_threads (
@@ -69,6 +71,22 @@ CREATE TABLE IF NOT EXISTS tl_runs (
 );
 CREATE INDEX IF NOT EXISTS tl_runs_thread ON tl_runs (thread_id, created_at);
 CREATE INDEX IF NOT EXISTS tl_runs_status ON tl_runs (status);
+
+CREATE TABLE IF NOT EXISTS tl_title_requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  model TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  system TEXT,
+  user TEXT NOT NULL,
+  max_tokens INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  title TEXT,
+  reason TEXT,
+  latency_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tl_title_requests_thread ON tl_title_requests (thread_id, id);
 `;
 
 export function ensureRegistrySchema(db: Database.Database): void {

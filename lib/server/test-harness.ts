@@ -7,8 +7,9 @@ import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/mes
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Client } from "@langchain/langgraph-sdk";
-import { createThreadlineAgent, type TitleGenerator } from "@/lib/agent";
+import { createThreadlineAgent, type ModelTitler } from "@/lib/agent";
 import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
@@ -78,7 +79,12 @@ export interface Harness {
 export interface HarnessOptions {
   model?: ScriptedModel;
   titleConfig?: TitleConfig;
-  titleGenerator?: TitleGenerator;
+  /** The LLM title path (a real provider client against a loopback server, in tests). */
+  titler?: ModelTitler | null;
+  /** A chat model other than the scripted one (e.g. a real client against a loopback server). */
+  chatModel?: BaseChatModel;
+  /** Tools the agent may call (multi-step runs). */
+  tools?: StructuredToolInterface[];
   /** Reuse a data dir (restart tests). */
   dir?: string;
 }
@@ -92,8 +98,9 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const saver = new SqliteSaver(db);
   const model = opts.model ?? new ScriptedModel();
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
-  const agent = createThreadlineAgent({ checkpointer: saver, chatModel: model, titleConfig, titleGenerator: opts.titleGenerator });
-  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig });
+  const titler = opts.titler ?? null;
+  const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
+  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
   return {

@@ -1,5 +1,7 @@
-import { decideTitle, firstUserText, normalizeUserTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
-import { fallbackTitleGenerator, type TitleGenerator } from "@/lib/agent/title-middleware";
+import { decideTitle, isRealUserMessage, messageAttachments, messageRole, normalizeUserTitle, titleFactOf, userMessageText, type TitleConfig, type TitleSource } from "@/lib/title";
+import { proposeFallbackTitle } from "@/lib/agent/title-proposals";
+import type { ModelTitler } from "@/lib/agent/title-model";
+import { contentToText } from "@/lib/title";
 import { conflict, unprocessable } from "./errors";
 import { checkpointJson, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import type { Registry } from "./registry";
@@ -10,8 +12,8 @@ export interface TitleServiceDeps {
   registry: Registry;
   runs: RunManager;
   titleConfig: TitleConfig;
-  /** Regenerate's title source: the agent's generator seam; today the local fallback. */
-  regenerate?: TitleGenerator;
+  /** "Let AI name this" asks this title model when set; otherwise the local fallback. */
+  titler?: ModelTitler | null;
 }
 
 const USER: TitleSource = { kind: "user" };
@@ -59,9 +61,9 @@ export class TitleService {
       async () => {
         const snap = await graph.getState(threadConfig(threadId));
         const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
-        const userText = firstUserText(messages);
-        if (!userText) throw unprocessable("title-regenerate: the thread has no user message to title");
-        const proposal = await (this.d.regenerate ?? fallbackTitleGenerator)({ userText, assistantText: "", config: titleConfig });
+        const fallback = proposeFallbackTitle(messages, titleConfig);
+        if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
+        const proposal = (await this.modelTitle(threadId, messages)) ?? fallback;
         if (!decideTitle(titleFactOf(snap.values), proposal, { regenerate: true }).accept) {
           throw unprocessable("title-regenerate: no usable title could be generated");
         }
@@ -74,5 +76,27 @@ export class TitleService {
         throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
       },
     );
+  }
+
+  /**
+   * A drifted conversation gets a title that fits it now: the model sees the first message and
+   * the latest exchange (both capped by the engine). Null when there is no model or it failed.
+   */
+  private async modelTitle(threadId: string, messages: unknown[]) {
+    const { titler, registry } = this.d;
+    const users = messages.filter(isRealUserMessage);
+    const userText = users.length ? userMessageText(users[0]).trim() : "";
+    if (!titler || !userText) return null;
+    const lastUser = users.at(-1);
+    const lastAssistant = [...messages].reverse().find((m) => messageRole(m) === "assistant");
+    const attempt = await titler.request({
+      threadId,
+      purpose: "regenerate",
+      userText,
+      attachments: messageAttachments(users[0]),
+      latest: users.length > 1 || lastAssistant ? { userText: userMessageText(lastUser), assistantText: contentToText((lastAssistant as { content?: unknown } | undefined)?.content) } : undefined,
+      audit: (record) => registry.recordTitleRequest(record),
+    });
+    return attempt.ok ? { title: attempt.title, source: attempt.source } : null;
   }
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_TITLE_CONFIG,
-  DEFAULT_TITLE_PROMPT,
   TitleConfigError,
   TitleConfigSchema,
   loadTitleConfig,
@@ -24,8 +23,12 @@ describe("defaults", () => {
       max_words: 6,
       max_chars: 60,
       model_name: null,
-      prompt_template: DEFAULT_TITLE_PROMPT,
+      prompt_template: null,
       instant: true,
+      timeout_ms: 5000,
+      max_output_tokens: 64,
+      cadence: "first-prompt",
+      fallback_cut: "word",
     });
   });
 
@@ -41,16 +44,13 @@ describe("defaults", () => {
       TITLE_MODEL: "",
       TITLE_PROMPT_TEMPLATE: "",
       TITLE_INSTANT: "",
+      TITLE_TIMEOUT_MS: "",
+      TITLE_MAX_TOKENS: " ",
+      TITLE_CADENCE: "",
+      TITLE_FALLBACK_CUT: "\t",
     };
     expect(loadTitleConfig(env)).toEqual(DEFAULT_TITLE_CONFIG);
     expect(loadTitleConfig({ TITLE_MODEL: "   ", TITLE_MAX_WORDS: " " })).toEqual(DEFAULT_TITLE_CONFIG);
-  });
-
-  it("the default prompt has all three placeholders and the instructions", () => {
-    for (const p of ["{max_words}", "{user_msg}", "{assistant_msg}"]) expect(DEFAULT_TITLE_PROMPT).toContain(p);
-    expect(DEFAULT_TITLE_PROMPT).toMatch(/only the title/i);
-    expect(DEFAULT_TITLE_PROMPT).toMatch(/quotation marks/i);
-    expect(DEFAULT_TITLE_PROMPT).toMatch(/punctuation at the end/i);
   });
 
   it("is frozen so callers cannot mutate the shared default", () => {
@@ -81,6 +81,8 @@ describe("integer bounds", () => {
   const cases = [
     { name: "TITLE_MAX_WORDS", key: "max_words", min: 1, max: 20 },
     { name: "TITLE_MAX_CHARS", key: "max_chars", min: 10, max: 200 },
+    { name: "TITLE_TIMEOUT_MS", key: "timeout_ms", min: 100, max: 60000 },
+    { name: "TITLE_MAX_TOKENS", key: "max_output_tokens", min: 8, max: 1024 },
   ] as const;
   for (const { name, key, min, max } of cases) {
     it(`${name} accepts min ${min}, max ${max} and values inside`, () => {
@@ -109,7 +111,27 @@ describe("integer bounds", () => {
   });
 });
 
+describe("choices", () => {
+  const cases = [
+    { name: "TITLE_CADENCE", key: "cadence", choices: ["first-prompt", "all-prompts"] },
+    { name: "TITLE_FALLBACK_CUT", key: "fallback_cut", choices: ["word", "grapheme"] },
+  ] as const;
+  for (const { name, key, choices } of cases) {
+    it.each(choices)(`${name}=%j is accepted, also padded or upper-case`, (v) => {
+      expect(loadTitleConfig({ [name]: v })[key]).toBe(v);
+      expect(loadTitleConfig({ [name]: ` ${v.toUpperCase()} ` })[key]).toBe(v);
+    });
+    it.each(["first", "all", "words", "char", "first_prompt", "0"])(`${name}=%j throws naming the variable and the choices`, (v) => {
+      expect(errorOf({ [name]: v }).message).toBe(`${name} must be one of ${choices.join("/")} (got ${JSON.stringify(v)})`);
+    });
+  }
+});
+
 describe("model and prompt", () => {
+  it("no TITLE_PROMPT_TEMPLATE means the built-in prompt (null)", () => {
+    expect(loadTitleConfig({ TITLE_MODEL: "m" }).prompt_template).toBeNull();
+  });
+
   it("TITLE_MODEL sets model_name (trimmed)", () => {
     expect(loadTitleConfig({ TITLE_MODEL: "gpt-4o-mini" }).model_name).toBe("gpt-4o-mini");
     expect(loadTitleConfig({ TITLE_MODEL: " openai:gpt-4o-mini \n" }).model_name).toBe("openai:gpt-4o-mini");
@@ -135,9 +157,24 @@ describe("model and prompt", () => {
         TITLE_MODEL: "m",
         TITLE_PROMPT_TEMPLATE: "{user_msg}",
         TITLE_INSTANT: "0",
+        TITLE_TIMEOUT_MS: "2500",
+        TITLE_MAX_TOKENS: "32",
+        TITLE_CADENCE: "all-prompts",
+        TITLE_FALLBACK_CUT: "grapheme",
         UNRELATED: "x",
       }),
-    ).toEqual({ enabled: false, max_words: 8, max_chars: 100, model_name: "m", prompt_template: "{user_msg}", instant: false });
+    ).toEqual({
+      enabled: false,
+      max_words: 8,
+      max_chars: 100,
+      model_name: "m",
+      prompt_template: "{user_msg}",
+      instant: false,
+      timeout_ms: 2500,
+      max_output_tokens: 32,
+      cadence: "all-prompts",
+      fallback_cut: "grapheme",
+    });
   });
 });
 
@@ -155,6 +192,12 @@ describe("TitleConfigSchema", () => {
     { model_name: "" },
     { prompt_template: "no placeholder" },
     { enabled: "yes" },
+    { timeout_ms: 99 },
+    { timeout_ms: 60001 },
+    { max_output_tokens: 7 },
+    { max_output_tokens: 1025 },
+    { cadence: "sometimes" },
+    { fallback_cut: "char" },
   ])("rejects %j", (v) => {
     expect(TitleConfigSchema.safeParse(v).success).toBe(false);
   });

@@ -5,23 +5,26 @@ export type TitleConfig = {
   max_words: number;
   max_chars: number;
   model_name: string | null;
-  prompt_template: string;
+  /** null = the built-in prompt (system instructions + the conversation as JSON data). */
+  prompt_template: string | null;
   instant: boolean;
+  timeout_ms: number;
+  max_output_tokens: number;
+  cadence: TitleCadence;
+  fallback_cut: FallbackCut;
 };
+
+/** When a model title is due: after the first prompt only, or re-made after every prompt. */
+export const TITLE_CADENCES = ["first-prompt", "all-prompts"] as const;
+export type TitleCadence = (typeof TITLE_CADENCES)[number];
+/** "word" avoids ending a fallback title mid-word; "grapheme" is DeerFlow's exact cut. */
+export const FALLBACK_CUTS = ["word", "grapheme"] as const;
+export type FallbackCut = (typeof FALLBACK_CUTS)[number];
 
 export const MAX_WORDS_BOUNDS = { min: 1, max: 20 } as const;
 export const MAX_CHARS_BOUNDS = { min: 10, max: 200 } as const;
-
-// Our own wording; the three placeholders match DeerFlow's so existing templates keep working.
-export const DEFAULT_TITLE_PROMPT = `Write a concise title of at most {max_words} words for the conversation below.
-
-User's first message:
-{user_msg}
-
-Assistant's first reply:
-{assistant_msg}
-
-Use the language of the user's message. Output only the title itself: no quotation marks, no "Title:" label and no punctuation at the end.`;
+export const TIMEOUT_MS_BOUNDS = { min: 100, max: 60000 } as const;
+export const MAX_OUTPUT_TOKENS_BOUNDS = { min: 8, max: 1024 } as const;
 
 const REQUIRED_PLACEHOLDER = "{user_msg}";
 
@@ -33,8 +36,13 @@ export const TitleConfigSchema = z.object({
   prompt_template: z
     .string()
     .refine((t) => t.includes(REQUIRED_PLACEHOLDER), { message: `must contain ${REQUIRED_PLACEHOLDER}` })
-    .default(DEFAULT_TITLE_PROMPT),
+    .nullable()
+    .default(null),
   instant: z.boolean().default(true),
+  timeout_ms: z.number().int().min(TIMEOUT_MS_BOUNDS.min).max(TIMEOUT_MS_BOUNDS.max).default(5000),
+  max_output_tokens: z.number().int().min(MAX_OUTPUT_TOKENS_BOUNDS.min).max(MAX_OUTPUT_TOKENS_BOUNDS.max).default(64),
+  cadence: z.enum(TITLE_CADENCES).default("first-prompt"),
+  fallback_cut: z.enum(FALLBACK_CUTS).default("word"),
 });
 
 // Fails to compile if the schema and the contract type drift apart.
@@ -84,6 +92,15 @@ function readInt(env: Env, name: string, bounds: { min: number; max: number }, f
   return n;
 }
 
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const v = raw.trim().toLowerCase();
+  const hit = choices.find((c) => c === v);
+  if (hit === undefined) throw new TitleConfigError(`${name} must be one of ${choices.join("/")} (got ${JSON.stringify(raw)})`);
+  return hit;
+}
+
 export function loadTitleConfig(env: Env): TitleConfig {
   const template = read(env, "TITLE_PROMPT_TEMPLATE");
   if (template !== undefined && !template.includes(REQUIRED_PLACEHOLDER)) {
@@ -97,6 +114,10 @@ export function loadTitleConfig(env: Env): TitleConfig {
     model_name: read(env, "TITLE_MODEL")?.trim() ?? null,
     prompt_template: template ?? d.prompt_template,
     instant: readBool(env, "TITLE_INSTANT", d.instant),
+    timeout_ms: readInt(env, "TITLE_TIMEOUT_MS", TIMEOUT_MS_BOUNDS, d.timeout_ms),
+    max_output_tokens: readInt(env, "TITLE_MAX_TOKENS", MAX_OUTPUT_TOKENS_BOUNDS, d.max_output_tokens),
+    cadence: readChoice(env, "TITLE_CADENCE", TITLE_CADENCES, d.cadence),
+    fallback_cut: readChoice(env, "TITLE_FALLBACK_CUT", FALLBACK_CUTS, d.fallback_cut),
   };
   const parsed = TitleConfigSchema.safeParse(config);
   // Unreachable while the readers above mirror the schema; kept so a future field cannot slip through unchecked.

@@ -1,10 +1,11 @@
 export {
   TitleConfigSchema,
   DEFAULT_TITLE_CONFIG,
-  DEFAULT_TITLE_PROMPT,
   loadTitleConfig,
   TitleConfigError,
   type TitleConfig,
+  type TitleCadence,
+  type FallbackCut,
 } from "./config";
 export { contentToText } from "./content";
 export {
@@ -16,10 +17,12 @@ export {
   firstUserText,
 } from "./messages";
 export { sanitizeTitleText } from "./sanitize";
-export { fallbackTitle, EMPTY_TITLE } from "./fallback";
+export { fallbackTitle, fallbackTitleFor, attachmentsTitle, EMPTY_TITLE } from "./fallback";
+export { messageAttachments, firstUserMessage, type AttachmentInfo, type AttachmentKind } from "./attachments";
 export { stripThinkTags } from "./think";
 export { parseModelTitle } from "./parse";
-export { buildTitlePrompt } from "./prompt";
+export { buildTitleRequest, type TitleRequest, type TitleRequestInput } from "./prompt";
+export { validateModelTitle, type TitleVerdict } from "./validate";
 export { shouldGenerateTitle } from "./generate";
 export { decideTitle, type TitleSourceKind, type TitleSource, type TitleFact } from "./precedence";
 export { normalizeUserTitle, USER_TITLE_MAX_CHARS } from "./user-title";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseModelTitle } from "./parse";
+import { MODEL_REPLY_BUDGET, parseModelTitle, readModelReply } from "./parse";
 
 describe("spec examples", () => {
   it("drops the think block", () => {
@@ -114,5 +114,30 @@ describe("sanitising and capping", () => {
     expect(parseModelTitle(family.repeat(11), { max_chars: 10 })).toBe(family.repeat(10));
     expect(parseModelTitle("🇯🇵".repeat(11), { max_chars: 10 })).toBe("🇯🇵".repeat(10));
     expect(parseModelTitle("e\u0301".repeat(11), { max_chars: 10 })).toBe("e\u0301".repeat(10));
+  });
+});
+
+describe("markdown heading and cost", () => {
+  it.each([
+    ["# Trip to Kyoto", "Trip to Kyoto"],
+    ["## **Trip**", "Trip"],
+    ["#hashtag", "#hashtag"],
+    ["C# Generics", "C# Generics"],
+  ])("%j → %j", (input, expected) => {
+    expect(parseModelTitle(input)).toBe(expected);
+  });
+
+  it("an unclosed think block hides what follows it", () => {
+    expect(parseModelTitle("Kyoto Trip <think>maybe better: Osaka")).toBe("Kyoto Trip");
+    expect(parseModelTitle("<think>".repeat(5000))).toBeNull();
+  });
+
+  it("a huge reply, even a wall of nested quotes, is cleaned in bounded time", () => {
+    const walls = ['"'.repeat(1_000_000), `${"«".repeat(500_000)}${"»".repeat(500_000)}`, "x. ".repeat(400_000)];
+    const start = performance.now();
+    for (const w of walls) parseModelTitle(w);
+    expect(performance.now() - start).toBeLessThan(1500);
+    expect(readModelReply("a".repeat(10_000))).toMatchObject({ truncated: true });
+    expect(readModelReply("a".repeat(10_000)).raw).toHaveLength(MODEL_REPLY_BUDGET);
   });
 });

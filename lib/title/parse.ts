@@ -2,7 +2,7 @@ import type { TitleConfig } from "./config";
 import { DEFAULT_TITLE_CONFIG } from "./config";
 import { contentToText } from "./content";
 import { truncateGraphemes } from "./graphemes";
-import { sanitizeTitleText } from "./sanitize";
+import { sanitizePrefix } from "./sanitize";
 import { stripThinkTags } from "./think";
 
 // Wrapping pairs models put around a title despite being told not to.
@@ -19,6 +19,10 @@ const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["**", "**"],
 ];
 
+// Far more than any title; past it a reply is an answer, and cleaning it would only cost time.
+export const MODEL_REPLY_BUDGET = 2000;
+
+const HEADING = /^#{1,6}\s+/;
 const LABEL = /^(?:\*\*\s*title\s*[:：]\s*\*\*|\*\*\s*title\s*\*\*\s*[:：]|title\s*[:：])\s*/i;
 const LETTER = /[\p{L}\p{N}]/u;
 
@@ -51,14 +55,37 @@ function clean(s: string): string {
   let prev: string;
   do {
     prev = s;
-    s = dropTrailingPeriod(unwrapOnce(s.replace(LABEL, "")).trim());
+    s = dropTrailingPeriod(unwrapOnce(s.replace(HEADING, "").replace(LABEL, "")).trim());
   } while (s !== prev);
   return s;
 }
 
+export type ModelReply = {
+  /** Sanitised reply without reasoning, before any title clean-up (at most MODEL_REPLY_BUDGET units). */
+  raw: string;
+  /** `raw` without labels, wrapping quotes, a heading marker or a final full stop; not yet length-capped. */
+  cleaned: string;
+  /** The reply was longer than MODEL_REPLY_BUDGET, so both texts are its beginning only. */
+  truncated: boolean;
+  /** Reasoning (a think block) was removed from the reply. */
+  thought: boolean;
+};
+
+/** Linear in the reply's size; the clean-up runs on a bounded prefix. */
+export function readModelReply(output: unknown): ModelReply {
+  const whole = contentToText(output);
+  const answer = stripThinkTags(whole);
+  const { text, complete } = sanitizePrefix(answer, MODEL_REPLY_BUDGET);
+  return { raw: text, cleaned: clean(text), truncated: !complete, thought: answer.length !== whole.length };
+}
+
+/** The cleaned reply cut to max_chars graphemes, or null when nothing is left. */
+export function capModelTitle(reply: ModelReply, config: Pick<TitleConfig, "max_chars">): string | null {
+  const capped = truncateGraphemes(reply.cleaned, config.max_chars).trimEnd();
+  return capped === "" ? null : capped;
+}
+
 /** Model reply (string, content blocks or a message) → a safe title, or null when nothing usable remains. */
 export function parseModelTitle(output: unknown, config: Pick<TitleConfig, "max_chars"> = DEFAULT_TITLE_CONFIG): string | null {
-  const text = clean(sanitizeTitleText(stripThinkTags(contentToText(output))));
-  const capped = truncateGraphemes(text, config.max_chars).trimEnd();
-  return capped === "" ? null : capped;
+  return capModelTitle(readModelReply(output), config);
 }

@@ -106,3 +106,7 @@ export const getHistory: Handler = (ctx) =>
   });
 
 export const regenerateTitle: Handler = async ({ api, params }) => jsonResponse(await api.titles.regenerate(params.thread_id));
+
+/** The title-model audit of a thread, newest first. */
+export const listTitleRequests: Handler = async ({ api, params, url }) =>
+  jsonResponse(api.registry.titleRequests(params.thread_id, intParam(url, "limit", 50, 1, 500), intParam(url, "offset", 0, 0, 1_000_000)));

@@ -6,7 +6,7 @@ import { getApi } from "@/lib/server/app-api";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const handle = (req: Request) => getApi().handle(req);
+const handle = async (req: Request) => (await getApi()).handle(req);
 
 export const GET = handle;
 export const POST = handle;

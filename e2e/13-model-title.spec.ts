@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { Sidebar } from "./pages/Sidebar";
+import { ChatPage } from "./pages/ChatPage";
+import { expect, fallbackTitle, test } from "./support";
+import { startLoopbackLLM, type LoopbackLLM } from "../lib/agent/testing/loopback-llm";
+
+// The built app with TITLE_MODEL set, against a scripted Anthropic-compatible title server on
+// loopback (the chat model stays the offline one). Its own server, so other specs keep fallback titles.
+const PORT = Number(process.env.E2E_PORT ?? 3217) + 60;
+const BASE = `http://127.0.0.1:${PORT}`;
+let llm: LoopbackLLM;
+let server: ChildProcess;
+
+test.beforeAll(async () => {
+  llm = await startLoopbackLLM();
+  llm.script("e2e-title", { text: '"Lisbon Food Weekend"', delayMs: 1500 });
+  server = spawn("node_modules/.bin/next", ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      DATA_DIR: path.join(os.tmpdir(), `threadline-e2e-model-${process.pid}-${Date.now()}`),
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ANTHROPIC_API_KEY: "sk-ant-loopback",
+      ANTHROPIC_BASE_URL: llm.anthropicBaseURL,
+      TITLE_MODEL: "anthropic:e2e-title",
+      OFFLINE_MODEL_DELAY_MS: "20",
+    },
+    stdio: "ignore",
+  });
+  await expect.poll(async () => (await fetch(`${BASE}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 30_000 }).toBe(200);
+});
+
+test.afterAll(async () => {
+  server?.kill("SIGTERM");
+  await llm?.close();
+});
+
+test("the sidebar shows the fallback at once, then the model's title, naming the model", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const sidebar = new Sidebar(page);
+  const text = "What should we eat on a weekend in Lisbon? We love seafood and pastries";
+  await page.goto(BASE);
+  await expect(chat.input).toBeVisible();
+  await chat.send(text);
+  const id = await chat.threadId();
+
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend", { timeout: 15_000 });
+  await expect(chat.title).toHaveText("Lisbon Food Weekend");
+  await expect(sidebar.row(id)).toContainText("anthropic:e2e-title");
+  await sidebar.rowTitle(id).hover();
+  await expect(page.getByRole("tooltip")).toContainText("anthropic:e2e-title");
+  expect(llm.requests.filter((r) => r.model === "e2e-title")).toHaveLength(1);
+
+  // Still there after a reload: it was written to the checkpoint and the registry.
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
+});
