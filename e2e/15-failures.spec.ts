@@ -1,5 +1,7 @@
 import { apiClient, expect, test } from "./support";
 
+// A join of a run: GET /threads/:id/runs/:rid/stream, with query parameters.
+const isJoin = (url: URL) => /\/runs\/[^/]+\/stream$/.test(url.pathname);
 const refuse = { status: 403, contentType: "application/json", body: JSON.stringify({ detail: "Thread 1234 refused by policy xyz" }) };
 
 test("Retry never sends a message twice when the conversation can't be read, and says so in words", async ({ page, chat }) => {
@@ -47,17 +49,17 @@ test("a failed delete brings the row back with an error that can be retried", as
 });
 
 test("a background answer that can't be followed says so and can be followed again", async ({ page, chat, sidebar }) => {
-  await page.route("**/runs/*/stream", (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
+  await page.route(isJoin, (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
   const id = await chat.startConversation("Write a long story about a lighthouse keeper");
   await expect(chat.stopButton).toBeVisible();
   await page.getByTestId("new-chat").first().click();
   const failure = page.getByText("Lost track of an answer being written in another conversation.");
   await expect(failure).toBeVisible();
 
-  await page.unroute("**/runs/*/stream");
+  await page.unroute(isJoin);
   const joins: string[] = [];
   page.on("request", (r) => {
-    if (r.method() === "GET" && r.url().includes(`/threads/${id}/runs/`) && r.url().endsWith("/stream")) joins.push(r.url());
+    if (r.method() === "GET" && r.url().includes(`/threads/${id}/runs/`) && isJoin(new URL(r.url()))) joins.push(r.url());
   });
   await page.getByRole("button", { name: "Retry" }).click();
   await expect(failure).toBeHidden();
@@ -79,11 +81,11 @@ test("a list that fails to load says so and loads on Retry", async ({ page, chat
 test("rejoining an answer after a reload can fail visibly and be retried", async ({ page, chat }) => {
   await chat.startConversation("Describe the water cycle step by step");
   await expect(chat.stopButton).toBeVisible();
-  await page.route("**/runs/*/stream", (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
+  await page.route(isJoin, (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
   await page.reload();
   await expect(chat.error).toContainText("The server refused the request.");
   await expect(chat.error).not.toContainText("1234");
-  await page.unroute("**/runs/*/stream");
+  await page.unroute(isJoin);
   await chat.retryButton.click();
   await chat.waitForAnswerToFinish();
   await expect(chat.error).toHaveCount(0);
