@@ -65,7 +65,7 @@ export function loadAppInfo(): AppInfo {
   return {
     offlineModel: usesOfflineModel(env),
     chatModel: env.CHAT_MODEL?.trim() || null,
-    title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars },
+    title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars, fallback_cut: title.fallback_cut },
   };
 }
 

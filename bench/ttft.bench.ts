@@ -21,6 +21,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Let the last runs finish titling before the database closes.
+  await new Promise((r) => setTimeout(r, SLOW_TITLE_MS + 500));
   await plain?.close();
   await titled?.close();
   await llm?.close();

@@ -1,19 +1,31 @@
 import { describe, expect, it } from "vitest";
+import type { FallbackCut } from "./config";
 import { EMPTY_TITLE, fallbackTitle } from "./fallback";
+import { markdownToPlainText } from "./markdown";
 import { sanitizeTitleText } from "./sanitize";
 import { randomText, rng } from "./test-utils";
 
-// The obvious definition: sanitise everything, segment everything. The real one must match it.
-// (Only usable on moderate sizes: segmenting a long string step by step is quadratic in V8.)
+// The obvious definition: strip and sanitise everything, segment everything, then DeerFlow's cut
+// moved back to a space. The real one must match it. (Only usable on moderate sizes: segmenting a
+// long string step by step is quadratic in V8.)
 const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-function reference(text: string, maxChars = 60, graphemes?: string[]): string {
-  const s = sanitizeTitleText(text);
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+function reference(text: string, maxChars = 60, graphemes?: string[], cut: FallbackCut = "word"): string {
+  const s = markdownToPlainText(text);
   const limit = Math.min(maxChars, 50);
   const g = graphemes ?? Array.from(seg.segment(s), (x) => x.segment);
   if (g.length <= limit) return s === "" ? EMPTY_TITLE : s;
-  return g.slice(0, Math.min(limit, maxChars - 3)).join("").trimEnd() + "...";
+  const keep = Math.min(limit, maxChars - 3);
+  let body = g.slice(0, keep);
+  const [before, after] = [g[keep - 1], g[keep]];
+  const inWord = before !== " " && after !== " " && !UNSPACED.test(before) && !UNSPACED.test(after);
+  if (cut === "word" && inWord) {
+    const space = body.lastIndexOf(" ");
+    if (space >= Math.ceil(keep * 0.6)) body = body.slice(0, space);
+  }
+  return body.join("").trimEnd() + "...";
 }
-const fullGraphemes = (text: string) => Array.from(seg.segment(sanitizeTitleText(text)), (x) => x.segment);
+const fullGraphemes = (text: string) => Array.from(seg.segment(markdownToPlainText(text)), (x) => x.segment);
 
 const FAMILY = "👨‍👩‍👧‍👦";
 const JP = "🇯🇵";
@@ -57,7 +69,7 @@ describe("sanitising and whitespace", () => {
     expect(fallbackTitle(s)).toBe("b".repeat(50));
   });
 
-  it("trims a space left at the cut before the ellipsis", () => {
+  it("trims a space left at the cut before the ellipsis (a cut beside a space splits no word)", () => {
     expect(fallbackTitle(`${"a".repeat(49)} ${"b".repeat(10)}`)).toBe(`${"a".repeat(49)}...`);
   });
 });
@@ -141,6 +153,25 @@ describe("1 MB messages", () => {
     if (sanitized.length < 10_000 || sanitized.startsWith("e\u0301")) expect(out).toBe(reference(input));
   });
 
+  it("1 MB of Markdown-heavy text: exact, and read from a bounded prefix", () => {
+    const unit = "## **Bold** _it_ `code` [link](https://e.x/a_b) ![img](p.png)\n> - item ~~gone~~ snake_case\n```ts\nx = 1\n```\n---\n";
+    const big = unit.repeat(Math.ceil(MB / unit.length));
+    const expected = "Bold it code link img item gone snake_case x = 1...";
+    expect(reference(big.slice(0, 4 * unit.length))).toBe(expected);
+    expect(fallbackTitle(big)).toBe(expected);
+    const t0 = performance.now();
+    for (let i = 0; i < 20; i++) fallbackTitle(big);
+    expect((performance.now() - t0) / 20).toBeLessThan(5);
+  });
+
+  it("1 MB whose Markdown strips to almost nothing stays fast", () => {
+    const big = `${"---\n![](p.png)\n".repeat(MB / 16)}tail`;
+    const t0 = performance.now();
+    expect(fallbackTitle(big)).toBe("tail");
+    // Linear, read once: a fraction of a second even on a loaded machine (a quadratic pass takes minutes).
+    expect(performance.now() - t0).toBeLessThan(3000);
+  });
+
   it("plain 1 MB text is cut from a bounded prefix (fast)", () => {
     const big = `${"word ".repeat(MB / 5)}`;
     fallbackTitle(big);
@@ -166,7 +197,10 @@ describe("fuzz against the full computation", () => {
     for (let round = 0; round < 400; round++) {
       const s = randomText(next, Math.floor(next() * 300));
       const g = fullGraphemes(s);
-      for (const max of [10, 20, 53, 60, 200]) expect(fallbackTitle(s, { max_chars: max })).toBe(reference(s, max, g));
+      for (const max of [10, 20, 53, 60, 200]) {
+        expect(fallbackTitle(s, { max_chars: max })).toBe(reference(s, max, g));
+        expect(fallbackTitle(s, { max_chars: max, fallback_cut: "grapheme" })).toBe(reference(s, max, g, "grapheme"));
+      }
     }
   });
 
@@ -179,5 +213,73 @@ describe("fuzz against the full computation", () => {
       for (let i = 0; i < n; i++) s += pieces[Math.floor(next() * pieces.length)];
       expect(fallbackTitle(s)).toBe(reference(s));
     }
+  });
+
+  it("Markdown and words of every length around the cut, also in long lines", () => {
+    const next = rng(9);
+    const pieces = ["word", "ab", "a", " ", " ", "\n", "**b**", "_i_", "`c`", "[l](u)", "# ", "- ", "> ", "```\n", "字", "ไทย", FAMILY, "snake_case", "2*3"];
+    for (let round = 0; round < 300; round++) {
+      let s = "";
+      const n = 10 + Math.floor(next() * (round % 10 === 0 ? 1500 : 80));
+      for (let i = 0; i < n; i++) s += pieces[Math.floor(next() * pieces.length)];
+      const g = fullGraphemes(s);
+      for (const max of [10, 20, 60]) {
+        expect(fallbackTitle(s, { max_chars: max })).toBe(reference(s, max, g));
+        expect(fallbackTitle(s, { max_chars: max, fallback_cut: "grapheme" })).toBe(reference(s, max, g, "grapheme"));
+      }
+    }
+  });
+});
+
+describe("fallback titles read like titles (issue 11)", () => {
+  it("the issue's Markdown example", () => {
+    expect(fallbackTitle("# How do I **center** a `div` in [CSS](https://x.y)?")).toBe("How do I center a div in CSS?");
+  });
+
+  const trip = "Please suggest a relaxing weekend itinerary to share with my family in Kyoto";
+  it("a long text ends before a word, not inside it; TITLE_FALLBACK_CUT=grapheme restores DeerFlow's cut", () => {
+    expect(fallbackTitle(trip)).toBe("Please suggest a relaxing weekend itinerary to...");
+    expect(fallbackTitle(trip, { max_chars: 60, fallback_cut: "word" })).toBe("Please suggest a relaxing weekend itinerary to...");
+    expect(fallbackTitle(trip, { max_chars: 60, fallback_cut: "grapheme" })).toBe("Please suggest a relaxing weekend itinerary to sha...");
+  });
+
+  it.each<[string, number, string]>([
+    // The cut falls inside "family"; the last space after 60 % of the body is before it.
+    [`${"x".repeat(40)} my wonderful trip`, 60, `${"x".repeat(40)} my...`],
+    // No space after the first 60 %: DeerFlow's cut.
+    [`${"x".repeat(20)} ${"y".repeat(40)}`, 60, `${"x".repeat(20)} ${"y".repeat(29)}...`],
+    // Exactly at 60 % (30 of 50) is still allowed.
+    [`${"x".repeat(30)} ${"y".repeat(30)}`, 60, `${"x".repeat(30)}...`],
+    // The cut lands just before a space: nothing is split.
+    [`${"x".repeat(50)} tail`, 60, `${"x".repeat(50)}...`],
+    // The cut lands just after a space: nothing is split (the space is trimmed).
+    [`${"x".repeat(49)} tail`, 60, `${"x".repeat(49)}...`],
+    // Small max_chars: body 17, 60 % is 11.
+    ["hello wonderful world", 20, "hello wonderful..."],
+    ["hellohello wonderful", 10, "hellohe..."],
+    // Text without whitespace and scripts without spaces are cut as DeerFlow does.
+    ["a".repeat(60), 60, `${"a".repeat(50)}...`],
+    [`${"字".repeat(45)} ${"字".repeat(20)}`, 60, `${"字".repeat(45)} ${"字".repeat(4)}...`],
+    [`${"ab ".repeat(14)}${"字".repeat(20)}`, 60, `${"ab ".repeat(14)}${"字".repeat(8)}...`],
+    [`${"a ".repeat(20)}${"ภาษาไทย".repeat(10)}`, 60, `${"a ".repeat(20)}${Array.from(seg.segment("ภาษาไทย".repeat(10)), (x) => x.segment).slice(0, 10).join("")}...`],
+  ])("%j (max_chars %i) → %j", (input, max_chars, expected) => {
+    expect(fallbackTitle(input, { max_chars })).toBe(expected);
+    expect(fallbackTitle(input, { max_chars })).toBe(reference(input, max_chars));
+  });
+
+  it("Markdown is stripped before the length rule", () => {
+    expect(fallbackTitle(`**${"a".repeat(50)}**`)).toBe("a".repeat(50));
+    expect(fallbackTitle(`[${"word ".repeat(9)}](https://e.x/${"p".repeat(500)})`)).toBe(`${"word ".repeat(9).trim()}`);
+    expect(fallbackTitle("```python\nprint('hi')\n```")).toBe("print('hi')");
+  });
+
+  it("a config without a usable max_chars (JSON from the server) uses the default instead of looping", () => {
+    for (const max_chars of [undefined, Number.NaN, 0, -5, 2.5, "60"]) {
+      expect(fallbackTitle("a".repeat(70), { max_chars } as never)).toBe(`${"a".repeat(50)}...`);
+    }
+  });
+
+  it("only Markdown syntax → New Conversation", () => {
+    for (const s of ["#", "---", "```\n```", "![](x.png)", "> ", "- "]) expect(fallbackTitle(s)).toBe(EMPTY_TITLE);
   });
 });

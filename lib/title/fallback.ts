@@ -1,8 +1,9 @@
 import { type AttachmentInfo, type AttachmentKind, UNNAMED } from "./attachments";
 import type { TitleConfig } from "./config";
 import { DEFAULT_TITLE_CONFIG } from "./config";
-import { leadingSanitizedGraphemes } from "./graphemes";
-import { sanitizeTitleText } from "./sanitize";
+import { type PrefixView, leadingGraphemes } from "./graphemes";
+import { plainTextPrefix } from "./markdown";
+import { sanitizePrefix, sanitizeTitleText } from "./sanitize";
 
 export const EMPTY_TITLE = "New Conversation";
 
@@ -10,24 +11,45 @@ export const EMPTY_TITLE = "New Conversation";
 const FALLBACK_LIMIT = 50;
 const ELLIPSIS = "...";
 
-type CutConfig = Pick<TitleConfig, "max_chars">;
+type CutConfig = Pick<TitleConfig, "max_chars"> & Partial<Pick<TitleConfig, "fallback_cut">>;
 
-/** Sanitised `text` within the fallback length rule, or null when nothing visible is left. */
-function cutTitle(text: string, config: CutConfig): string | null {
-  const limit = Math.min(config.max_chars, FALLBACK_LIMIT);
-  const keep = Math.max(0, Math.min(limit, config.max_chars - ELLIPSIS.length));
-  const { graphemes, more } = leadingSanitizedGraphemes(text, limit);
-  if (more) return graphemes.slice(0, keep).join("").trimEnd() + ELLIPSIS;
+// A cut between two of these splits no word: these scripts are written without spaces.
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// Backing off further than this to a space would lose too much of the text.
+const WORD_CUT_MIN_SHARE = 0.6;
+
+const splitsWord = (before: string, after: string) =>
+  before !== " " && after !== " " && !UNSPACED.test(before) && !UNSPACED.test(after);
+
+/** The body kept before "...": DeerFlow's grapheme cut, moved back to a space when it would split a word. */
+function body(graphemes: string[], keep: number, cut: CutConfig["fallback_cut"]): string[] {
+  if (cut === "grapheme" || keep === 0 || !splitsWord(graphemes[keep - 1], graphemes[keep])) return graphemes.slice(0, keep);
+  for (let i = keep - 1; i >= Math.ceil(keep * WORD_CUT_MIN_SHARE); i--) if (graphemes[i] === " ") return graphemes.slice(0, i);
+  return graphemes.slice(0, keep);
+}
+
+/** `text` (as `view` shows it) within the fallback length rule, or null when nothing visible is left. */
+function cutTitle(text: string, config: CutConfig, view: PrefixView): string | null {
+  // The browser passes config it received as JSON; a missing bound must not mean an endless loop.
+  const maxChars = Number.isSafeInteger(config?.max_chars) && config.max_chars > 0 ? config.max_chars : DEFAULT_TITLE_CONFIG.max_chars;
+  const limit = Math.min(maxChars, FALLBACK_LIMIT);
+  const keep = Math.max(0, Math.min(limit, maxChars - ELLIPSIS.length));
+  // One grapheme past the limit: the word rule needs to see what follows the cut.
+  const { graphemes } = leadingGraphemes(text, limit + 1, view);
+  if (graphemes.length > limit) return body(graphemes, keep, config?.fallback_cut).join("").trimEnd() + ELLIPSIS;
   const whole = graphemes.join("");
   return whole === "" ? null : whole;
 }
 
+const sanitizedView: PrefixView = (s, budget) => sanitizePrefix(s, budget);
+
 /**
  * Instant title from the user's text (the browser shows it before the server answers, so it must be
- * deterministic and cheap). Cuts on grapheme boundaries and appends "..." when the text is too long.
+ * deterministic and cheap): Markdown syntax removed, sanitised, cut on grapheme boundaries — before
+ * a word rather than inside it — with "..." when the text is too long.
  */
 export function fallbackTitle(text: string, config: CutConfig = DEFAULT_TITLE_CONFIG): string {
-  return cutTitle(typeof text === "string" ? text : "", config) ?? EMPTY_TITLE;
+  return cutTitle(typeof text === "string" ? text : "", config, plainTextPrefix) ?? EMPTY_TITLE;
 }
 
 const KIND_ORDER: readonly AttachmentKind[] = ["image", "pdf", "text", "file"];
@@ -68,7 +90,8 @@ export function attachmentsTitle(attachments: readonly AttachmentInfo[] | null |
       const n = rest.filter((a) => a.kind === kind).length;
       if (n > 0) parts.push(counted(n, kind));
     }
-  return cutTitle(parts.join(" + "), config);
+  // File names are not Markdown: "__init__.py" must stay as it is.
+  return cutTitle(parts.join(" + "), config, sanitizedView);
 }
 
 /** The instant title of a first message: its text when there is any, else its attachments. */
@@ -77,5 +100,5 @@ export function fallbackTitleFor(
   config: CutConfig = DEFAULT_TITLE_CONFIG,
 ): string {
   const text = typeof message?.text === "string" ? message.text : "";
-  return cutTitle(text, config) ?? attachmentsTitle(message?.attachments, config) ?? EMPTY_TITLE;
+  return cutTitle(text, config, plainTextPrefix) ?? attachmentsTitle(message?.attachments, config) ?? EMPTY_TITLE;
 }

@@ -1,4 +1,4 @@
-import { sanitizePrefix } from "./sanitize";
+import { type SanitizedPrefix, sanitizePrefix } from "./sanitize";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -39,15 +39,23 @@ export function truncateGraphemes(s: string, max: number): string {
   return parts.length <= max ? s : parts.slice(0, max).join("");
 }
 
+/** A text's view (sanitised, Markdown removed…) computed from its start until `budget` units exist. */
+export type PrefixView = (s: string, budget: number) => SanitizedPrefix;
+
 /**
- * The first `max` graphemes of sanitizeTitleText(s), and whether more follow — reading only as
- * much of `s` as that needs, so a 1 MB message costs about as much as a short one.
+ * The first `max` graphemes of view(s), and whether more follow — reading only as much of `s` as
+ * that needs, so a 1 MB message costs about as much as a short one.
  */
-export function leadingSanitizedGraphemes(s: string, max: number): { graphemes: string[]; more: boolean } {
+export function leadingGraphemes(s: string, max: number, view: PrefixView): { graphemes: string[]; more: boolean } {
   for (let budget = Math.max(INITIAL_WINDOW, max * 8); ; budget *= 4) {
-    const { text, complete } = sanitizePrefix(s, budget);
+    const { text, complete } = view(s, budget);
     const parts = takeGraphemes(text, max + 1);
     // An early-stopped prefix is a prefix of the full result, so the window argument above applies.
     if (complete || parts.length > max) return { graphemes: parts.slice(0, max), more: parts.length > max };
   }
+}
+
+/** The first `max` graphemes of sanitizeTitleText(s), and whether more follow. */
+export function leadingSanitizedGraphemes(s: string, max: number): { graphemes: string[]; more: boolean } {
+  return leadingGraphemes(s, max, (text, budget) => sanitizePrefix(text, budget));
 }

@@ -69,14 +69,19 @@ export type ModelReply = {
   truncated: boolean;
   /** Reasoning (a think block) was removed from the reply. */
   thought: boolean;
+  /** Non-empty lines of the reply, not counting a line that is only a "Title:" label. */
+  lines: number;
 };
 
 /** Linear in the reply's size; the clean-up runs on a bounded prefix. */
 export function readModelReply(output: unknown): ModelReply {
   const whole = contentToText(output);
   const answer = stripThinkTags(whole);
-  const { text, complete } = sanitizePrefix(answer, MODEL_REPLY_BUDGET);
-  return { raw: text, cleaned: clean(text), truncated: !complete, thought: answer.length !== whole.length };
+  const { text, complete } = sanitizePrefix(answer, MODEL_REPLY_BUDGET, true);
+  const lines = text.split("\n").filter((line) => line.replace(LABEL, "") !== "").length;
+  // Same text as sanitizeTitleText would give: only the line breaks differ.
+  const raw = text.replace(/\n/g, " ");
+  return { raw, cleaned: clean(raw), truncated: !complete, thought: answer.length !== whole.length, lines };
 }
 
 /** The cleaned reply cut to max_chars graphemes, or null when nothing is left. */

@@ -153,4 +153,19 @@ describe("sanitizePrefix", () => {
       expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
     }
   });
+
+  it("keepLineBreaks: a whitespace run with a line break becomes one newline, other runs one space", () => {
+    expect(sanitizePrefix(" a \t b\n\n  c\r\nd\u2028e \u0085 f \n", Infinity, true)).toEqual({ text: "a b\nc\nd\ne\nf", complete: true });
+    expect(sanitizePrefix("a\u001b[31m\n\u200b# b", Infinity, true).text).toBe("a\n# b");
+  });
+
+  it("fuzz: keepLineBreaks differs from the plain result only in newlines", () => {
+    const next = rng(3);
+    for (let round = 0; round < 300; round++) {
+      const s = randomText(next, 1 + Math.floor(next() * 40));
+      const lines = sanitizePrefix(s, Infinity, true).text;
+      expect(lines.replace(/\n/g, " ")).toBe(sanitizeTitleText(s));
+      for (const budget of [1, 5, 20]) expect(lines.startsWith(sanitizePrefix(s, budget, true).text)).toBe(true);
+    }
+  });
 });

@@ -41,6 +41,10 @@ function isSpace(c: number): boolean {
   );
 }
 
+function isLineBreak(c: number): boolean {
+  return (c >= 0x0a && c <= 0x0d) || c === 0x85 || c === 0x2028 || c === 0x2029;
+}
+
 function isControl(c: number): boolean {
   return c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 }
@@ -75,10 +79,13 @@ export type SanitizedPrefix = { text: string; complete: boolean };
 /**
  * Sanitises `s` until at least `budget` UTF-16 units of output exist. `complete` says the whole input
  * was read, i.e. `text` equals sanitizeTitleText(s); otherwise `text` is a prefix of it.
+ * With keepLineBreaks, a whitespace run holding a line break becomes one "\n" instead of a space
+ * (Markdown needs its lines).
  */
-export function sanitizePrefix(s: string, budget: number): SanitizedPrefix {
+export function sanitizePrefix(s: string, budget: number, keepLineBreaks = false): SanitizedPrefix {
   let out = "";
   let pendingSpace = false;
+  let pendingBreak = false;
   let runStart = -1;
   const flush = (end: number) => {
     if (runStart >= 0) out += s.slice(runStart, end);
@@ -102,7 +109,8 @@ export function sanitizePrefix(s: string, budget: number): SanitizedPrefix {
     }
     if (isSpace(c)) {
       flush(i);
-      pendingSpace = true;
+      if (keepLineBreaks && isLineBreak(c)) pendingBreak = true;
+      else pendingSpace = true;
       i++;
       continue;
     }
@@ -114,8 +122,9 @@ export function sanitizePrefix(s: string, budget: number): SanitizedPrefix {
       continue;
     }
     if (runStart < 0) {
-      if (pendingSpace && out !== "") out += " ";
+      if ((pendingSpace || pendingBreak) && out !== "") out += pendingBreak ? "\n" : " ";
       pendingSpace = false;
+      pendingBreak = false;
       runStart = i;
     }
     i += width;

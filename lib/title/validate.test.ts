@@ -39,6 +39,11 @@ describe("accepted titles come out cleaned", () => {
     ["Okapi Facts", "Okapi Facts"],
     ["2024", "2024"],
     ["🎨✨", "🎨✨"],
+    ["CSS Centering\n", "CSS Centering"],
+    ["\n\nCSS Centering\n\n", "CSS Centering"],
+    ["**Title:**\nCSS Centering", "CSS Centering"],
+    ["Title:\r\n\"CSS Centering\"", "CSS Centering"],
+    ["<think>a\nb\nc</think>\nCSS Centering", "CSS Centering"],
   ])("%j → %j", (output, title) => {
     expect(check(output)).toEqual({ ok: true, title });
   });
@@ -109,6 +114,9 @@ describe("rejections", () => {
     ["Why? Because flexbox!", "several-sentences"],
     ['"Use flexbox." Then align it.', "several-sentences"],
     ["A lot " + "x".repeat(3000), "too-long"],
+    ["CSS Centering\nThis conversation is about centering a div", "several-lines"],
+    ["CSS Centering\n\n- flexbox\n- grid", "several-lines"],
+    ["Option 1: CSS Centering\u2028Option 2: Flexbox", "several-lines"],
     ["one two three four five six seven eight nine ten eleven twelve thirteen", "too-many-words (13 > 12)"],
   ])("%j → %s", (output, reason) => {
     expect(reasonOf(output)).toBe(reason);

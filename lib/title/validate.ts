@@ -115,6 +115,7 @@ export function validateModelTitle(output: unknown, ctx: { userText: string; con
   if (REFUSAL.test(reply.cleaned)) return { ok: false, reason: "refusal" };
   if (ANSWER.test(reply.cleaned)) return { ok: false, reason: "answer-not-title" };
   if (reply.truncated) return { ok: false, reason: "too-long" };
+  if (reply.lines > 1) return { ok: false, reason: "several-lines" };
   if (severalSentences(reply.raw)) return { ok: false, reason: "several-sentences" };
   const tooLong = lengthProblem(reply.cleaned, ctx.config.max_words);
   if (tooLong) return { ok: false, reason: tooLong };
