@@ -79,9 +79,12 @@ test("a list that fails to load says so and loads on Retry", async ({ page, chat
 });
 
 test("rejoining an answer after a reload can fail visibly and be retried", async ({ page, chat }) => {
-  await chat.startConversation("Describe the water cycle step by step");
-  await expect(chat.stopButton).toBeVisible();
+  // Joins are refused from the start (a send is a POST, not a join), so the reload can follow
+  // the send at once, well within the answer's few seconds.
   await page.route(isJoin, (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
+  await chat.openNew();
+  await chat.send("Describe the water cycle step by step, with examples from everyday life");
+  await expect(chat.stopButton).toBeVisible();
   await page.reload();
   await expect(chat.error).toContainText("The server refused the request.");
   await expect(chat.error).not.toContainText("1234");
