@@ -12,6 +12,12 @@ function naiveFallback(text: string): string {
 
 const sentence = "Plan a three day trip to Lisbon with good food, 👨‍👩‍👧 family friendly museums 🇵🇹 ";
 const sizes = { "100 B": 100, "10 KB": 10_000, "1 MB": 1_000_000 } as const;
+const markdownUnit = "## **Bold** _it_ `code` [link](https://e.x/a_b) ![img](p.png)\n> - item ~~gone~~ snake_case\n";
+const worstCases = {
+  "1 MB of Markdown": markdownUnit.repeat(Math.ceil(1_000_000 / markdownUnit.length)),
+  "1 MB that strips to almost nothing": `${"---\n![](p.png)\n".repeat(62_500)}tail`,
+  "1 MB of spaces then one letter": `${" ".repeat(1_000_000)}x`,
+};
 const texts = Object.fromEntries(
   Object.entries(sizes).map(([name, n]) => [name, sentence.repeat(Math.ceil(n / sentence.length)).slice(0, n)]),
 );
@@ -28,3 +34,11 @@ for (const [name, text] of Object.entries(texts)) {
     }
   });
 }
+
+describe("fallbackTitle, worst cases (must stay linear)", () => {
+  for (const [name, text] of Object.entries(worstCases)) {
+    bench(name, () => {
+      fallbackTitle(text);
+    });
+  }
+});

@@ -58,3 +58,26 @@ test("the sidebar shows the fallback at once, then the model's title, naming the
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
 });
+
+test("title history names the model, and a rename's Undo brings the model's title back with its model", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const sidebar = new Sidebar(page);
+  const text = "Where should we eat seafood in Lisbon with kids";
+  await page.goto(BASE);
+  await expect(chat.input).toBeVisible();
+  await chat.send(text);
+  const id = await chat.threadId();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend", { timeout: 15_000 });
+  await chat.waitForAnswerToFinish();
+
+  await sidebar.rename(id, "Seafood with kids");
+  await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
+  await expect(sidebar.row(id)).toHaveAttribute("data-title-source", "model");
+  const state = await (await fetch(`${BASE}/api/langgraph/threads/${id}/state`)).json();
+  expect(state.values.title_source).toEqual({ kind: "model", model: "anthropic:e2e-title" });
+
+  await sidebar.menuItem(id, "menu-title-history");
+  const sources = page.getByTestId("title-history").getByTestId("title-revision-source");
+  await expect(sources).toHaveText(["Named by AI (anthropic:e2e-title)", "Renamed by you", "Named by AI (anthropic:e2e-title)", "From your first message"]);
+});

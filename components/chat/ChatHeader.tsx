@@ -7,6 +7,7 @@ import { provenanceLabel } from "@/lib/client/resolve-row-title";
 import { useThreadTitle } from "@/lib/client/use-thread-title";
 import { LockIcon, MenuIcon, PlusIcon } from "@/components/ui/icons";
 import { useShell } from "@/components/shell/shell-context";
+import { TitleHistoryButton } from "@/components/title-history/TitleHistoryButton";
 
 /** The conversation's title, from the same selector as its sidebar row; also sets the tab title. */
 export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?: TitleFact | null }) {
@@ -39,6 +40,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
       {source?.kind === "user" ? (
         <LockIcon data-testid="header-lock" className="shrink-0 text-neutral-500" title="Title pinned by you" />
       ) : null}
+      {threadId && title ? <TitleHistoryButton threadId={threadId} /> : null}
       <button
         type="button"
         data-testid="new-chat-header"

@@ -81,6 +81,7 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
       {editing ? null : (
         <div className="absolute right-0 top-1/2 -translate-y-1/2">
           <RowMenu
+          threadId={row.id}
           title={shown}
           starred={row.starred}
           pinned={pinned}

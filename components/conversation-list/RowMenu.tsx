@@ -1,9 +1,12 @@
 "use client";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { useRef } from "react";
+import { History } from "lucide-react";
+import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
+import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 
 interface RowMenuProps {
+  threadId: string;
   title: string;
   starred: boolean;
   pinned: boolean;
@@ -16,13 +19,16 @@ interface RowMenuProps {
 const itemClass =
   "flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800";
 
-export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
-  // Rename moves focus into the row's input: don't let the closing menu pull it back.
+export function RowMenu({ threadId, title, starred, pinned, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
+  // Rename moves focus into the row's input (the history panel into itself): don't let the closing menu pull it back.
   const keepFocusAway = useRef(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         <button
+          ref={trigger}
           type="button"
           data-testid="row-menu-button"
           aria-label={`Options for ${title}`}
@@ -55,6 +61,16 @@ export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRege
           <DropdownMenu.Item className={itemClass} data-testid="menu-star" onSelect={onToggleStar}>
             <StarIcon filled={!starred} /> {starred ? "Unstar" : "Star"}
           </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className={itemClass}
+            data-testid="menu-title-history"
+            onSelect={() => {
+              keepFocusAway.current = true;
+              setHistoryOpen(true);
+            }}
+          >
+            <History width={16} height={16} aria-hidden="true" /> Title history
+          </DropdownMenu.Item>
           {pinned ? (
             <DropdownMenu.Item className={itemClass} data-testid="menu-regenerate" onSelect={onRegenerate}>
               <SparklesIcon /> Let AI name this
@@ -70,6 +86,8 @@ export function RowMenu({ title, starred, pinned, onRename, onToggleStar, onRege
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
+      {/* Outside the menu's content, so it stays open after the menu closes. */}
+      <TitleHistoryPanel threadId={threadId} open={historyOpen} onOpenChange={setHistoryOpen} returnFocusTo={trigger} />
     </DropdownMenu.Root>
   );
 }

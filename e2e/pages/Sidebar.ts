@@ -44,7 +44,7 @@ export class Sidebar {
     await expect(this.page.getByTestId("row-menu")).toBeVisible();
   }
 
-  async menuItem(threadId: string, item: "menu-rename" | "menu-star" | "menu-regenerate" | "menu-delete") {
+  async menuItem(threadId: string, item: "menu-rename" | "menu-star" | "menu-title-history" | "menu-regenerate" | "menu-delete") {
     await this.openMenu(threadId);
     await this.page.getByTestId(item).click();
   }

@@ -58,7 +58,7 @@ export function apiErrorMessage(err: unknown): string {
   return apiErrorDetail(err).replace(CODE_PREFIX, "") || "Something went wrong";
 }
 
-class ApiHttpError extends Error {
+export class ApiHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,

@@ -147,12 +147,10 @@ describe("buildThreadListModel", () => {
     expect(m.byId.get("a")).toMatchObject({ title: "Mine", source: { kind: "user" } });
   });
 
-  it("handles 1,000 rows quickly and stably", () => {
+  it("handles 1,000 rows stably", () => {
     const rows = Array.from({ length: 1000 }, (_, i) => row(`t${i}`, new Date(NOW - i * 3_600_000).toISOString()));
     const pages = Array.from({ length: 20 }, (_, p) => page(rows.slice(p * 50, p * 50 + 50)));
-    const started = performance.now();
     const m = buildThreadListModel(pages, {}, NOW);
-    expect(performance.now() - started).toBeLessThan(200);
     expect(m.rows).toHaveLength(1000);
     expect(m.rows[0].id).toBe("t0");
     expect(m.items.filter((i) => i.kind === "header").map((i) => (i.kind === "header" ? i.label : ""))).toEqual([

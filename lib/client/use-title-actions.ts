@@ -5,7 +5,9 @@ import { toast } from "sonner";
 import { normalizeUserTitle, titleFactOf } from "@/lib/title";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
+import { offerRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
+import { computeThreadTitle } from "./use-thread-title";
 
 export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
 
@@ -15,6 +17,7 @@ export type RenameResult = { ok: true; title: string } | { ok: false; message: s
  * shown inline, any other failure rolls back with a toast.
  */
 export async function renameThread(qc: QueryClient, threadId: string, raw: string): Promise<RenameResult> {
+  const before = computeThreadTitle(qc, threadId);
   const local = normalizeUserTitle(raw);
   const at = Date.now();
   if (local.ok) patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
@@ -25,6 +28,10 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     const settled = fact.title ? fact : { title: local.ok ? local.title : raw, source: { kind: "user" as const } };
     recordServerTitle(qc, threadId, settled);
     clearOwnEdit();
+    // No Undo for a title still being worked out (the browser's own instant title) or while a run
+    // is going (the rename is then a pending pin, and a restore is refused until the run ends).
+    const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
+    if (!before.pending && !pendingPin) offerRenameUndo(qc, threadId, before, settled);
     return { ok: true, title: settled.title ?? "" };
   } catch (err) {
     clearOwnEdit();

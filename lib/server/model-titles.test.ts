@@ -150,12 +150,12 @@ describe("the title call's timing and count", () => {
       if (p.event === "messages" && !firstToken) firstToken = Date.now() - started;
       if (p.event === "values" && (p.data as { title?: string }).title === "Slow Lisbon Title" && !modelTitleAt) modelTitleAt = Date.now() - started;
     }
+    // Orderings, not speeds: the call was sent before the first answer token (in parallel with the
+    // answer, from the user's message), the token did not wait for the 2 s reply, and the run did.
     expect(firstToken).toBeGreaterThan(0);
-    expect(firstToken).toBeLessThan(1000);
-    // The call started from the user's message, in parallel with the answer, and the run waited for it.
-    expect(titleRequests()[0].at - started).toBeLessThan(1000);
-    expect(modelTitleAt).toBeGreaterThanOrEqual(1900);
-    expect(firstToken).toBeLessThan(modelTitleAt);
+    expect(titleRequests()[0].at - started).toBeLessThanOrEqual(firstToken);
+    expect(firstToken).toBeLessThan(2000);
+    expect(modelTitleAt).toBeGreaterThanOrEqual(2000);
   });
 
   it("a rename made while the call is in flight wins", async () => {

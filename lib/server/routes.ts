@@ -3,6 +3,7 @@ import * as meta from "./handlers/meta";
 import * as runs from "./handlers/runs";
 import * as state from "./handlers/state";
 import * as threads from "./handlers/threads";
+import { restoreTitleHandler } from "./handlers/title-restore";
 
 /** Every route under /api/langgraph. One table, so what the API serves is readable at a glance. */
 export function buildRoutes(r: Router): Router {
@@ -27,6 +28,7 @@ export function buildRoutes(r: Router): Router {
     .add("GET", "/threads/:thread_id/history", state.getHistory)
     .add("POST", "/threads/:thread_id/history", state.postHistory)
     .add("POST", "/threads/:thread_id/title/regenerate", state.regenerateTitle)
+    .add("POST", "/threads/:thread_id/title/restore", restoreTitleHandler)
     .add("GET", "/threads/:thread_id/title/requests", state.listTitleRequests)
     .add("POST", "/threads/:thread_id/runs/stream", runs.streamRun)
     .add("POST", "/threads/:thread_id/runs/wait", runs.waitRun)

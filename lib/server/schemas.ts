@@ -82,7 +82,9 @@ export const stateCheckpointSchema = z.object({
 
 export const historySchema = z.object({
   limit: opt(z.number().int().min(1).max(1000)),
-  before: opt(z.union([z.string().min(1), checkpointSchema])),
+  // The SDK types `before` as a run Config (`{ configurable: { checkpoint_id } }`); a bare
+  // checkpoint object or id is accepted too.
+  before: opt(z.union([z.string().min(1), z.object({ configurable: checkpointSchema }).transform((c) => c.configurable), checkpointSchema])),
   metadata: opt(record),
   checkpoint: opt(checkpointSchema),
   select: opt(z.array(z.string())),

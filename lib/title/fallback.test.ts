@@ -159,35 +159,21 @@ describe("1 MB messages", () => {
     const expected = "Bold it code link img item gone snake_case x = 1...";
     expect(reference(big.slice(0, 4 * unit.length))).toBe(expected);
     expect(fallbackTitle(big)).toBe(expected);
-    const t0 = performance.now();
-    for (let i = 0; i < 20; i++) fallbackTitle(big);
-    expect((performance.now() - t0) / 20).toBeLessThan(5);
   });
 
-  it("1 MB whose Markdown strips to almost nothing stays fast", () => {
+  // Speed lives in bench/title.bench.ts (`npm run bench`); these check the 1 MB answers are right.
+  it("1 MB whose Markdown strips to almost nothing still finds the text at its end", () => {
     const big = `${"---\n![](p.png)\n".repeat(MB / 16)}tail`;
-    const t0 = performance.now();
     expect(fallbackTitle(big)).toBe("tail");
-    // Linear, read once: a fraction of a second even on a loaded machine (a quadratic pass takes minutes).
-    expect(performance.now() - t0).toBeLessThan(3000);
   });
 
-  it("plain 1 MB text is cut from a bounded prefix (fast)", () => {
+  it("plain 1 MB text is cut like its prefix", () => {
     const big = `${"word ".repeat(MB / 5)}`;
-    fallbackTitle(big);
-    const t0 = performance.now();
-    for (let i = 0; i < 100; i++) fallbackTitle(big);
-    const perCall = (performance.now() - t0) / 100;
-    // Sanitising + segmenting the whole megabyte takes tens of milliseconds; a prefix takes microseconds.
-    expect(perCall).toBeLessThan(2);
+    expect(fallbackTitle(big)).toBe(fallbackTitle(big.slice(0, 1000)));
   });
 
-  it("even a fully scanned 1 MB text stays fast", () => {
-    const big = `${" ".repeat(MB)}x`;
-    fallbackTitle(big);
-    const t0 = performance.now();
-    expect(fallbackTitle(big)).toBe("x");
-    expect(performance.now() - t0).toBeLessThan(150);
+  it("a 1 MB run of spaces before one letter gives that letter", () => {
+    expect(fallbackTitle(`${" ".repeat(MB)}x`)).toBe("x");
   });
 });
 

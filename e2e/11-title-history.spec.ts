@@ -1,0 +1,84 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { apiClient, expect, fallbackTitle, test } from "./support";
+
+type TitleValues = { title: string | null; title_source: { kind: string; model?: string } | null };
+
+async function titleFromApi(threadId: string) {
+  const state = await apiClient().threads.getState<TitleValues>(threadId);
+  return { title: state.values.title, title_source: state.values.title_source };
+}
+
+function historyPanel(page: Page) {
+  const panel = page.getByTestId("title-history");
+  return { panel, revisions: panel.getByTestId("title-revision") };
+}
+
+test("title history lists every revision with its source and restores one as the user's title", async ({ page, chat, sidebar }) => {
+  const text = "Suggest a three day itinerary for Lisbon";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await sidebar.rename(id, "Lisbon trip");
+  await sidebar.rename(id, "Lisbon in May");
+
+  await sidebar.menuItem(id, "menu-title-history");
+  const { panel, revisions } = historyPanel(page);
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole("heading", { name: "Title history" })).toBeVisible();
+  await expect(revisions).toHaveCount(3);
+  await expect(revisions.getByTestId("title-revision-title")).toHaveText(["Lisbon in May", "Lisbon trip", fallbackTitle(text)]);
+  await expect(revisions.getByTestId("title-revision-source")).toHaveText(["Renamed by you", "Renamed by you", "From your first message"]);
+  await expect(revisions.first()).toHaveAttribute("data-current", "true");
+  await expect(revisions.locator("time")).toHaveCount(3);
+
+  // Accessible dialog: no axe violations, focus is inside, Escape closes, focus returns to the row's menu button.
+  const axe = await new AxeBuilder({ page }).include('[data-testid="title-history"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expect(panel.locator(":focus")).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+  await expect(sidebar.row(id).getByTestId("row-menu-button")).toBeFocused();
+
+  // Restore the first title: it becomes the user's own (pinned).
+  await sidebar.menuItem(id, "menu-title-history");
+  await expect(revisions).toHaveCount(3);
+  await revisions.nth(2).getByRole("button").click();
+  await expect(panel).toBeHidden();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toBeVisible();
+  await chat.expectTitle(fallbackTitle(text));
+  expect(await titleFromApi(id)).toEqual({ title: fallbackTitle(text), title_source: { kind: "user" } });
+
+  // The chat header opens the same panel; the restore is the newest revision now.
+  await page.getByTestId("header-title-history").click();
+  await expect(revisions).toHaveCount(4);
+  await expect(revisions.first().getByTestId("title-revision-source")).toHaveText("Renamed by you");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("header-title-history")).toBeFocused();
+});
+
+test("the rename toast's Undo restores the previous title with its original source", async ({ page, chat, sidebar }) => {
+  const text = "How do I keep basil alive indoors";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  expect(await titleFromApi(id)).toEqual({ title: fallbackTitle(text), title_source: { kind: "fallback" } });
+
+  await sidebar.rename(id, "Basil care");
+  await expect(sidebar.rowLock(id)).toBeVisible();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Renamed to “Basil care”" });
+  await expect(toast).toBeVisible();
+  await toast.getByRole("button", { name: "Undo" }).click();
+
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+  await expect(sidebar.row(id)).toHaveAttribute("data-title-source", "fallback");
+  await chat.expectTitle(fallbackTitle(text));
+  // Unpinned again: the original (automatic) source is back, not a user title with the old text.
+  expect(await titleFromApi(id)).toEqual({ title: fallbackTitle(text), title_source: { kind: "fallback" } });
+
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+});

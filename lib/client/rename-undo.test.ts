@@ -1,0 +1,94 @@
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toast } from "sonner";
+import type { TitleFact } from "@/lib/title";
+import { API_URL, ScriptedModel, createHarness, human, type Harness } from "@/lib/server/test-harness";
+import { offerRenameUndo, undoRename } from "./rename-undo";
+import { recordServerTitle } from "./live-titles";
+import { getPatches } from "./row-patches";
+import { renameThread } from "./use-title-actions";
+
+vi.mock("sonner", () => ({ toast: Object.assign(vi.fn(), { error: vi.fn() }) }));
+// Other tabs are not part of this test (a real BroadcastChannel would keep the worker alive).
+vi.mock("./cross-tab", () => ({ broadcast: () => undefined }));
+
+type ToastAction = { action: { label: string; onClick: () => void } };
+const toastMock = vi.mocked(toast);
+const FALLBACK = { kind: "fallback" } as const;
+const USER = { kind: "user" } as const;
+
+let h: Harness;
+let qc: QueryClient;
+
+// The browser code talks to the real API handler: `window.location.origin` + `fetch` point at the harness.
+beforeEach(() => {
+  h = createHarness();
+  qc = new QueryClient();
+  vi.stubGlobal("window", { location: { origin: new URL(API_URL).origin } });
+  vi.stubGlobal("fetch", (u: string | URL | Request, i?: RequestInit) => h.api.handle(new Request(u, i)));
+  toastMock.mockClear();
+  toastMock.error.mockClear();
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await h.close();
+});
+
+async function titledThread(text: string) {
+  const t = await h.client.threads.create();
+  await h.client.runs.wait(t.thread_id, "agent", { input: human(text) });
+  return t.thread_id;
+}
+
+async function stateFact(threadId: string): Promise<TitleFact> {
+  const s = await h.client.threads.getState<{ title: string; title_source: TitleFact["source"] }>(threadId);
+  return { title: s.values.title, source: s.values.title_source };
+}
+
+describe("rename Undo", () => {
+  it("a rename offers Undo, which brings back the previous title with its original source", async () => {
+    const id = await titledThread("Plan a garden");
+    recordServerTitle(qc, id, { title: "Plan a garden", source: FALLBACK });
+    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    expect(toastMock).toHaveBeenCalledTimes(1);
+    const [message, options] = toastMock.mock.calls[0] as [string, ToastAction];
+    expect(message).toBe("Renamed to “Garden”");
+    expect(options.action.label).toBe("Undo");
+
+    options.action.onClick();
+    await vi.waitFor(async () => expect(await stateFact(id)).toEqual({ title: "Plan a garden", source: FALLBACK }));
+    await vi.waitFor(() => expect(getPatches(qc)[id]?.server?.fact).toEqual({ title: "Plan a garden", source: FALLBACK }));
+    expect(toastMock.error).not.toHaveBeenCalled();
+  });
+
+  it("Undo after the title changed again is refused (409) with a message, and changes nothing", async () => {
+    const id = await titledThread("Plan a garden");
+    await h.client.threads.updateState(id, { values: { title: "Garden" } });
+    await h.client.threads.updateState(id, { values: { title: "Roses" } });
+    const ok = await undoRename(qc, id, { title: "Plan a garden", source: FALLBACK }, { title: "Garden", source: USER });
+    expect(ok).toBe(false);
+    expect(toastMock.error).toHaveBeenCalledWith(expect.stringMatching(/^Couldn't undo the rename: the title changed since/));
+    expect(await stateFact(id)).toEqual({ title: "Roses", source: USER });
+  });
+
+  it("offers no Undo for a rename made while a run is going (a restore would be refused until it ends)", async () => {
+    await h.close();
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
+    await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
+    recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
+    expect(await renameThread(qc, t.thread_id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    expect(toastMock).not.toHaveBeenCalled();
+    await h.client.runs.join(t.thread_id, run.run_id);
+  });
+
+  it("offers no Undo when there is nothing to go back to", () => {
+    offerRenameUndo(qc, "t", { title: null, source: null }, { title: "New", source: USER });
+    offerRenameUndo(qc, "t", { title: "Old", source: null }, { title: "New", source: USER });
+    offerRenameUndo(qc, "t", { title: "Same", source: USER }, { title: "Same", source: USER });
+    expect(toastMock).not.toHaveBeenCalled();
+    offerRenameUndo(qc, "t", { title: "Same", source: FALLBACK }, { title: "Same", source: USER });
+    expect(toastMock).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,36 @@
+"use client";
+import type { QueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { sameTitleFact, type TitleFact } from "@/lib/title";
+import { apiErrorMessage } from "./api-client";
+import { recordServerTitle } from "./live-titles";
+import { requestTitleRestore } from "./title-restore";
+
+const UNDO_MS = 8000;
+
+/**
+ * Undo puts back the previous title WITH its source (a plain rename would pin it as the user's):
+ * undoing a rename of an AI title unpins the conversation again. The server checks the pair is
+ * from the thread's history and that the renamed title is still current (409 otherwise).
+ */
+export async function undoRename(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact): Promise<boolean> {
+  if (!previous.title || !previous.source) return false;
+  try {
+    const fact = await requestTitleRestore(threadId, { title: previous.title, source: previous.source }, renamed);
+    recordServerTitle(qc, threadId, fact);
+    return true;
+  } catch (err) {
+    toast.error(`Couldn't undo the rename: ${apiErrorMessage(err)}`);
+    return false;
+  }
+}
+
+/** The rename toast. Offered only when there is a confirmed earlier title to go back to. */
+export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact) {
+  if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
+  toast(`Renamed to “${renamed.title}”`, {
+    id: `rename:${threadId}`,
+    duration: UNDO_MS,
+    action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed) },
+  });
+}
