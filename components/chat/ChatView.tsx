@@ -3,9 +3,11 @@ import type { Message, StreamMode } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { fallbackTitle, type TitleFact, type TitleSource } from "@/lib/title";
+import type { TitleFact, TitleSource } from "@/lib/title";
 import { ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
+import { userMessageContent, type ComposerAttachment } from "@/lib/client/attachments";
+import { instantTitleOf } from "@/lib/client/instant-title";
 import { visibleMessages } from "@/lib/client/chat-messages";
 import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
@@ -27,6 +29,9 @@ const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisco
   onDisconnect: "continue",
 };
 
+/** What the user last sent, kept whole so a retry resends the files too. */
+type SentInput = { text: string; attachments: readonly ComposerAttachment[] };
+
 export type ChatState = {
   messages: Message[];
   title?: string | null;
@@ -34,7 +39,7 @@ export type ChatState = {
 };
 
 /** What Retry repeats: our last send, or a run of another tab this view tried to join. */
-type LastAction = { kind: "send"; text: string } | { kind: "join"; runId: string };
+type LastAction = { kind: "send"; input: SentInput } | { kind: "join"; runId: string };
 
 const UNCHECKED_SEND = "Couldn't check whether your message arrived, so it was not sent again. Check your connection, then try again.";
 
@@ -55,7 +60,7 @@ interface ChatViewProps {
 export function ChatView({ threadId: initialThreadId, initialValues, initialFact, app }: ChatViewProps) {
   const qc = useQueryClient();
   const [threadId, setThreadId] = useState(initialThreadId);
-  const firstText = useRef<string | null>(null);
+  const firstMessage = useRef<{ content: unknown } | null>(null);
   const [lastAction, setLastAction] = useState<LastAction | null>(null);
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
@@ -66,8 +71,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       setThreadId(id);
       runRegistry.setOpenThread(id); // before the run is recorded, so nobody else joins it
       window.history.replaceState(null, "", `/c/${encodeURIComponent(id)}`);
-      const text = firstText.current;
-      const instant = app.title.enabled && app.title.instant && text ? fallbackTitle(text, app.title) : null;
+      const first = firstMessage.current;
+      const instant = app.title.enabled && app.title.instant && first ? instantTitleOf(first, app.title) : null;
       recordNewThread(qc, id, { instantTitle: instant, busy: true });
     },
     [qc, app.title],
@@ -143,11 +148,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
 
   const send = useCallback(
-    (text: string) => {
-      if (!threadId) firstText.current = text;
-      setLastAction({ kind: "send", text });
+    (text: string, attachments: readonly ComposerAttachment[] = []) => {
+      const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
+      if (!threadId) firstMessage.current = message;
+      setLastAction({ kind: "send", input: { text, attachments } });
       setRetryProblem(null);
-      const message = { id: crypto.randomUUID(), type: "human" as const, content: text };
       void submit(
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
@@ -156,14 +161,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [submit, threadId],
   );
   const retrySend = useCallback(
-    async (text: string) => {
+    async ({ text, attachments }: SentInput) => {
       const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
       const plan = planRetry(state, text);
       if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
       else if (plan === "resume") {
         setRetryProblem(null);
         void submit(null, RUN_OPTIONS);
-      } else send(text);
+      } else send(text, attachments);
     },
     [send, submit, threadId],
   );
@@ -174,7 +179,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     lastAction === null || isLoading
       ? null
       : lastAction.kind === "send"
-        ? () => void retrySend(lastAction.text)
+        ? () => void retrySend(lastAction.input)
         : () => join(lastAction.runId);
   const problem = retryProblem ?? (error ? errorTextForPeople(error) : null);
 

@@ -1,11 +1,14 @@
 "use client";
-import { useRef } from "react";
-import { SendIcon, StopIcon } from "@/components/ui/icons";
+import { useRef, useState } from "react";
+import type { ComposerAttachment } from "@/lib/client/attachments";
+import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
 import { useDraft } from "@/lib/client/use-draft";
+import { SendIcon, StopIcon } from "@/components/ui/icons";
+import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./AttachmentChips";
 
 interface ComposerProps {
   streaming: boolean;
-  onSend: (text: string) => void;
+  onSend: (text: string, attachments: ComposerAttachment[]) => void;
   onStop: () => void;
   /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
   autoFocus?: boolean;
@@ -13,14 +16,18 @@ interface ComposerProps {
   draftKey: string;
 }
 
-/** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. */
+/** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: ComposerProps) {
   const [text, setText] = useDraft(draftKey);
+  const files = useComposerAttachments();
+  const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading;
   const send = () => {
-    if (!text.trim() || streaming) return;
-    onSend(text);
+    if (!canSend || streaming) return;
+    onSend(text, files.attachments);
     setText("");
+    files.clear();
     ref.current?.focus();
   };
   return (
@@ -30,48 +37,79 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: Com
         e.preventDefault();
         send();
       }}
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        files.add(droppedFiles(e.dataTransfer));
+      }}
     >
-      <div className="flex items-end gap-2 rounded-2xl border border-neutral-300 bg-white p-2 shadow-sm focus-within:border-blue-500 dark:border-neutral-700 dark:bg-neutral-900">
-        <textarea
-          ref={ref}
-          data-testid="composer-input"
-          aria-label="Message"
-          placeholder="Send a message"
-          rows={1}
-          value={text}
-          autoFocus={autoFocus}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      <div
+        data-dragging={dragging ? "true" : undefined}
+        className="rounded-2xl border border-neutral-300 bg-white p-2 shadow-sm focus-within:border-blue-500 data-[dragging]:border-dashed data-[dragging]:border-blue-500 dark:border-neutral-700 dark:bg-neutral-900"
+      >
+        <ComposerAttachmentChips attachments={files.attachments} onRemove={files.remove} />
+        <div className="flex items-end gap-2">
+          <AttachButton onFiles={files.add} />
+          <textarea
+            ref={ref}
+            data-testid="composer-input"
+            aria-label="Message"
+            placeholder="Send a message"
+            rows={1}
+            value={text}
+            autoFocus={autoFocus}
+            onChange={(e) => setText(e.target.value)}
+            onPaste={(e) => {
+              const pasted = droppedFiles(e.clipboardData);
+              if (pasted.length === 0) return; // plain text paste: the browser's own
               e.preventDefault();
-              send();
-            }
-          }}
-          className="max-h-48 min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 outline-none [field-sizing:content]"
-        />
-        {streaming ? (
-          <button
-            type="button"
-            data-testid="stop-button"
-            onClick={onStop}
-            aria-label="Stop generating"
-            className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900"
-          >
-            <StopIcon />
-          </button>
-        ) : (
-          <button
-            type="submit"
-            data-testid="send-button"
-            aria-label="Send message"
-            disabled={!text.trim()}
-            className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 disabled:opacity-30 dark:bg-neutral-100 dark:text-neutral-900"
-          >
-            <SendIcon />
-          </button>
-        )}
+              files.add(pasted);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                send();
+              }
+            }}
+            className="max-h-48 min-h-9 flex-1 resize-none bg-transparent px-2 py-1.5 outline-none [field-sizing:content]"
+          />
+          {streaming ? (
+            <button
+              type="button"
+              data-testid="stop-button"
+              onClick={onStop}
+              aria-label="Stop generating"
+              className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900"
+            >
+              <StopIcon />
+            </button>
+          ) : (
+            <button
+              type="submit"
+              data-testid="send-button"
+              aria-label="Send message"
+              disabled={!canSend}
+              className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 disabled:opacity-30 dark:bg-neutral-100 dark:text-neutral-900"
+            >
+              <SendIcon />
+            </button>
+          )}
+        </div>
       </div>
-      <p className="mt-1.5 text-center text-xs text-neutral-500">Enter to send · Shift+Enter for a new line</p>
+      {files.error ? (
+        <p role="alert" data-testid="attachment-error" className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+          {files.error}
+        </p>
+      ) : null}
+      <p className="mt-1.5 text-center text-xs text-neutral-500">Enter to send · Shift+Enter for a new line · drop or paste files to attach</p>
     </form>
   );
 }

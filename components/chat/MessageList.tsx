@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import type { ChatLine } from "@/lib/client/chat-messages";
+import { MessageAttachments } from "./AttachmentChips";
 import { Markdown } from "./Markdown";
 
 interface MessageListProps {
@@ -34,10 +35,13 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
       <div className="mx-auto flex max-w-3xl flex-col gap-5 px-4 py-6" aria-live="off">
         {lines.map((line, i) =>
           line.role === "user" ? (
-            <div key={line.key} data-testid="message-user" className="flex justify-end">
-              <p className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-neutral-100 px-4 py-2.5 dark:bg-neutral-800">
-                {line.text}
-              </p>
+            <div key={line.key} data-testid="message-user" className="flex flex-col items-end gap-2">
+              {line.attachments ? <MessageAttachments attachments={line.attachments} /> : null}
+              {line.text || !line.attachments ? (
+                <p className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-neutral-100 px-4 py-2.5 dark:bg-neutral-800">
+                  {line.text}
+                </p>
+              ) : null}
             </div>
           ) : (
             <div

@@ -95,4 +95,30 @@ test.describe("LangGraph API over HTTP", () => {
     const state = await sdk.threads.getState<{ title?: string | null }>(thread.thread_id);
     expect(state.values.title ?? null).toBeNull();
   });
+
+  test("limits hold behind next start: 413 past the cap (also chunked), 415 for non-JSON, 422 for a title in run input", async () => {
+    const sdk = client();
+    const thread = await sdk.threads.create();
+    const big = JSON.stringify({ metadata: { blob: "x".repeat(1024 * 1024) } });
+    const tooBig = await fetch(`${root()}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: big });
+    expect(tooBig.status).toBe(413);
+    expect((await tooBig.json()).detail).toMatch(/1 MiB/);
+    const chunks = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(64 * 1024).fill(32));
+        c.close();
+      },
+    });
+    const chunked = await fetch(`${root()}/threads/${thread.thread_id}/history`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunks,
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const text = await fetch(`${root()}/threads`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+    expect(text.status).toBe(415);
+    await expect(sdk.runs.wait(thread.thread_id, "agent", { input: { messages: [{ type: "human", content: "hi" }], title: "x", title_source: { kind: "user" } } })).rejects.toMatchObject({ status: 422 });
+    expect((await sdk.runs.list(thread.thread_id)).length).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@ import { createAgent } from "langchain";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
+import { createAttachmentDeliveryMiddleware } from "./attachment-delivery";
 import { createOfflineChatModel } from "./offline-model";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createTitleMiddleware } from "./title-middleware";
@@ -39,7 +40,7 @@ export function createThreadlineAgent({
     model: chatModel,
     tools,
     systemPrompt: SYSTEM_PROMPT,
-    middleware: [createTitleMiddleware({ config: titleConfig, titler })] as const,
+    middleware: [createAttachmentDeliveryMiddleware(), createTitleMiddleware({ config: titleConfig, titler })] as const,
     checkpointer,
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HumanMessage } from "@langchain/core/messages";
-import { createOfflineChatModel, offlineReply } from "./offline-model";
+import { attachedFileNames, createOfflineChatModel, offlineReply } from "./offline-model";
 import { chatModelFromEnv, offlineDelayMs, usesOfflineModel } from "./models";
 import { OfflineChatModel } from "./offline-model";
 
@@ -42,6 +42,35 @@ describe("offline model", () => {
     expect(offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "40" })).toBe(40);
     expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "-1" })).toThrow(/OFFLINE_MODEL_DELAY_MS/);
     expect(() => offlineDelayMs({ OFFLINE_MODEL_DELAY_MS: "fast" })).toThrow(/between 0 and 10000/);
+  });
+});
+
+describe("offline model and attachments", () => {
+  const pdf = { type: "file", mimeType: "application/pdf", data: "JVBERi0xLjQ=", metadata: { filename: "report.pdf", size: 8 } };
+  const png = { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=", metadata: { filename: "cat.png", size: 8 } };
+
+  it("names every attached file, never their bytes, and quotes the text beside them", () => {
+    const reply = offlineReply([new HumanMessage({ content: [{ type: "text", text: "What are these?" }, pdf, png] as never })]);
+    expect(reply).toMatch(/^I can see you attached report\.pdf and cat\.png, but I'm Threadline's offline model/);
+    expect(reply).toContain('You said: "What are these?"');
+    expect(reply).not.toContain("JVBERi0");
+    expect(reply).not.toContain("iVBOR");
+  });
+
+  it("with files only, names them and quotes nothing", () => {
+    const reply = offlineReply([new HumanMessage({ content: [pdf] as never })]);
+    expect(reply).toMatch(/^I can see you attached report\.pdf, but/);
+    expect(reply).not.toContain("You said");
+    expect(attachedFileNames(new HumanMessage({ content: [pdf, pdf, { ...png, metadata: {} }] as never }))).toEqual([
+      "report.pdf",
+      "report.pdf",
+      "an image",
+    ]);
+  });
+
+  it("answers about the latest user message only", () => {
+    const reply = offlineReply([new HumanMessage({ content: [pdf] as never }), new HumanMessage("and now?")]);
+    expect(reply).not.toContain("report.pdf");
   });
 });
 

@@ -2,6 +2,8 @@ import { BaseChatModel, type BaseChatModelParams } from "@langchain/core/languag
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { messageAttachments } from "@/lib/title";
+import { isNamed } from "@/lib/title/attachments";
 
 export const OFFLINE_MODEL_NAME = "threadline-offline";
 
@@ -10,20 +12,29 @@ export interface OfflineChatModelOptions extends BaseChatModelParams {
   delayMs?: number;
 }
 
-function lastUserText(messages: BaseMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.type === "human") return typeof m.content === "string" ? m.content : m.text;
-  }
-  return "";
+function lastUserMessage(messages: BaseMessage[]): BaseMessage | undefined {
+  return messages.findLast((m) => m.type === "human");
+}
+
+/** The names of the files a message carries (from the title engine's reader), never their bytes. */
+export function attachedFileNames(message: BaseMessage | undefined): string[] {
+  return messageAttachments(message).map((a) => (isNamed(a) ? a.name : a.kind === "image" ? "an image" : "a file"));
+}
+
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** Deterministic reply: says plainly it is offline and how to get a real model. */
 export function offlineReply(messages: BaseMessage[]): string {
-  const asked = lastUserText(messages).replace(/\s+/g, " ").trim();
+  const last = lastUserMessage(messages);
+  const asked = (last ? (typeof last.content === "string" ? last.content : last.text) : "").replace(/\s+/g, " ").trim();
   const quoted = asked.length > 80 ? `${asked.slice(0, 80)}…` : asked;
+  const files = attachedFileNames(last);
   return [
-    "I'm Threadline's offline model: no language model is configured, so I can't really answer.",
+    files.length
+      ? `I can see you attached ${listed(files)}, but I'm Threadline's offline model: no language model is configured, so I can't read ${files.length > 1 ? "them" : "it"} or really answer.`
+      : "I'm Threadline's offline model: no language model is configured, so I can't really answer.",
     quoted ? `You said: "${quoted}".` : "",
     "To chat with a real model, set OPENAI_API_KEY (and optionally OPENAI_BASE_URL and CHAT_MODEL) and restart the server.",
   ]

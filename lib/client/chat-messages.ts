@@ -1,10 +1,13 @@
 import { isStoppedAnswer } from "@/lib/chat/stopped-answer";
 import { contentToText, isRealUserMessage, messageRole, userMessageText } from "@/lib/title";
+import { attachmentViews, type AttachmentView } from "./message-attachments";
 
 export interface ChatLine {
   key: string;
   role: "user" | "assistant";
   text: string;
+  /** Files the user sent with this message (user lines only). */
+  attachments?: AttachmentView[];
   /** An answer cut short by Stop (or another client's interrupt), kept as far as it got. */
   stopped?: true;
 }
@@ -19,8 +22,10 @@ export function visibleMessages(messages: readonly unknown[] | null | undefined)
     const id = (m as { id?: unknown } | null)?.id;
     const key = typeof id === "string" && id ? id : `i${i}`;
     const role = messageRole(m);
-    if (role === "user" && isRealUserMessage(m)) lines.push({ key, role: "user", text: userMessageText(m) });
-    else if (role === "assistant") {
+    if (role === "user" && isRealUserMessage(m)) {
+      const attachments = attachmentViews((m as { content?: unknown }).content);
+      lines.push({ key, role: "user", text: userMessageText(m), ...(attachments.length ? { attachments } : {}) });
+    } else if (role === "assistant") {
       const text = contentToText((m as { content?: unknown }).content);
       lines.push(isStoppedAnswer(m) ? { key, role: "assistant", text, stopped: true } : { key, role: "assistant", text });
     }

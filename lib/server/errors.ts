@@ -9,6 +9,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Extra response headers (e.g. `Connection: close` when the body was left unread). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
@@ -35,7 +37,7 @@ function zodMessage(err: ZodError): string {
 
 /** Maps any thrown value to `{ detail }`; only unknown failures are 500. */
 export function errorResponse(err: unknown): Response {
-  if (err instanceof ApiError) return jsonResponse({ detail: err.message }, err.status);
+  if (err instanceof ApiError) return jsonResponse({ detail: err.message }, err.status, err.headers);
   if (err instanceof ZodError) return jsonResponse({ detail: zodMessage(err) }, 422);
   console.error("[api] unexpected error", err);
   return jsonResponse({ detail: "Internal server error" }, 500);

@@ -1,16 +1,25 @@
-import { ApiError, errorResponse } from "./errors";
+import { bodyLimitFor, readJsonBody } from "./body";
+import { ApiError, errorResponse, unprocessable } from "./errors";
 import type { Handler, RouteContext } from "./http";
 import type { Api } from "./api";
 
-type Route = { method: string; parts: string[]; handler: Handler };
+type Route = { method: string; pattern: string; parts: string[]; handler: Handler };
+
+/** Every id in a path (thread, run, checkpoint, assistant): a UUID fits, and nothing that needs escaping does. */
+export const PATH_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** A tiny matcher: "/threads/:thread_id/runs/:run_id" style patterns, exact segment count. */
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: pattern.split("/").filter(Boolean), handler });
+    this.routes.push({ method, pattern, parts: pattern.split("/").filter(Boolean), handler });
     return this;
+  }
+
+  /** The route table as [method, pattern] pairs (tests walk every route). */
+  get table(): [method: string, pattern: string][] {
+    return this.routes.map((r) => [r.method, r.pattern]);
   }
 
   private match(method: string, segments: string[]) {
@@ -37,7 +46,12 @@ export class Router {
       const method = req.method === "HEAD" ? "GET" : req.method;
       const m = this.match(method, segments);
       if (!m.route) throw new ApiError(m.pathMatched ? 405 : 404, m.pathMatched ? "Method not allowed" : "Not found");
-      const ctx: RouteContext = { api, req, url: new URL(req.url), params: m.params };
+      for (const [name, value] of Object.entries(m.params)) {
+        if (!PATH_ID.test(value)) throw unprocessable(`${name} must be a UUID or 1-128 letters, digits, '_' or '-'`);
+      }
+      // Read before the handler runs, for every route: a body a route ignores is still capped and typed.
+      const body = await readJsonBody(req, bodyLimitFor(method, m.route.pattern));
+      const ctx: RouteContext = { api, req, url: new URL(req.url), params: m.params, body };
       return await m.route.handler(ctx);
     } catch (err) {
       return errorResponse(err);

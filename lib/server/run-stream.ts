@@ -69,8 +69,3 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions): Respons
   if (opts.resumable) headers.Location = `${path}/stream`;
   return new Response(body, { status: 200, headers: sseHeaders(headers) });
 }
-
-/** Joining a run we no longer hold in memory (finished long ago, or before a restart): nothing to replay. */
-export function emptyStreamResponse(threadId: string, runId: string): Response {
-  return new Response("", { status: 200, headers: sseHeaders({ "Content-Location": runPath(threadId, runId) }) });
-}

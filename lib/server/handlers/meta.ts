@@ -33,8 +33,8 @@ export const info: Handler = () =>
     server_time: nowIso(),
   });
 
-export const searchAssistants: Handler = async ({ req }) => {
-  const body = await readBody(req, assistantSearchSchema);
+export const searchAssistants: Handler = async (ctx) => {
+  const body = readBody(ctx, assistantSearchSchema);
   const a = assistant();
   const matches =
     (body.graph_id == null || body.graph_id === a.graph_id) &&

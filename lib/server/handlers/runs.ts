@@ -1,8 +1,9 @@
 import { jsonResponse, notFound, unprocessable } from "../errors";
 import { threadConfig } from "../graph";
-import { intParam, readBody, type Handler } from "../http";
+import { intParam, readBody, type Handler, type RouteContext } from "../http";
 import type { RunRow } from "../queries";
-import { emptyStreamResponse, runPath, runStreamResponse } from "../run-stream";
+import { checkRunRequest } from "../run-rules";
+import { runPath, runStreamResponse } from "../run-stream";
 import { cancelQuerySchema, RUN_STATUSES, runCreateSchema } from "../schemas";
 import { toJsonValue } from "../serde";
 import { parseLastEventId } from "../sse";
@@ -44,8 +45,15 @@ async function finalValues(api: Api, threadId: string, runId: string) {
   return toJsonValue(snap.values) ?? {};
 }
 
-export const streamRun: Handler = async ({ api, req, params }) => {
-  const body = await readBody(req, runCreateSchema);
+function readRunBody(ctx: RouteContext) {
+  const body = readBody(ctx, runCreateSchema);
+  checkRunRequest(ctx.params.thread_id, body);
+  return body;
+}
+
+export const streamRun: Handler = async (ctx) => {
+  const { api, req, params } = ctx;
+  const body = readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   // Default "continue": a run keeps going when the browser leaves, so its title still lands.
   const cancelOnLeave = body.on_disconnect === "cancel";
@@ -57,15 +65,17 @@ export const streamRun: Handler = async ({ api, req, params }) => {
   });
 };
 
-export const createRun: Handler = async ({ api, req, params }) => {
-  const body = await readBody(req, runCreateSchema);
+export const createRun: Handler = async (ctx) => {
+  const { api, params } = ctx;
+  const body = readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   const path = runPath(run.threadId, run.runId);
   return jsonResponse(runJson(getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path });
 };
 
-export const waitRun: Handler = async ({ api, req, params }) => {
-  const body = await readBody(req, runCreateSchema);
+export const waitRun: Handler = async (ctx) => {
+  const { api, req, params } = ctx;
+  const body = readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   if (body.on_disconnect === "cancel") req.signal.addEventListener("abort", () => api.runs.requestCancel(run, "interrupt"), { once: true });
   await run.done;
@@ -89,11 +99,17 @@ export const deleteRun: Handler = async ({ api, params }) => {
   return new Response(null, { status: 204 });
 };
 
-/** Join a run's stream; replays what the client has not seen (Last-Event-ID), then follows it. */
+/**
+ * Join a run's stream; replays what the client has not seen (Last-Event-ID), then follows it.
+ * A run whose events are gone (pruned, or from before a restart) is a 404: an empty 200 stream
+ * would read as "finished with no output".
+ */
 export const joinRunStream: Handler = ({ api, req, url, params }) => {
   getRunRow(api, params.thread_id, params.run_id);
   const run = api.runs.get(params.run_id);
-  if (!run) return emptyStreamResponse(params.thread_id, params.run_id);
+  if (!run || run.threadId !== params.thread_id) {
+    throw notFound(`Stream of run ${params.run_id} (its events are no longer kept; read the thread's state instead)`);
+  }
   const modes = url.searchParams.getAll("stream_mode");
   const cancelOnLeave = ["1", "true"].includes(url.searchParams.get("cancel_on_disconnect") ?? "");
   return runStreamResponse(run, {

@@ -1,7 +1,11 @@
+import { coerceMessageLikeToMessage } from "@langchain/core/messages";
 import type { StateSnapshot } from "@langchain/langgraph";
+import type { z } from "zod";
+import type { Api } from "../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
 import { checkpointJson, stateJson, threadConfig } from "../graph";
 import { intParam, readBody, type Handler } from "../http";
+import { checkClientStateKeys } from "../run-rules";
 import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
 
 /** `select: ["values.title", "next"]` → only those fields (values narrowed to the named keys). */
@@ -35,37 +39,49 @@ export const getStateAtCheckpoint: Handler = (ctx) =>
   stateAt(ctx, { checkpoint_id: ctx.params.checkpoint_id }, selectParam(ctx.url));
 
 export const postStateCheckpoint: Handler = async (ctx) => {
-  const body = await readBody(ctx.req, stateCheckpointSchema);
+  const body = readBody(ctx, stateCheckpointSchema);
   return stateAt(ctx, body.checkpoint, body.select);
 };
 
-/**
- * `values: { title }` is a rename (pinned, allowed while busy). Anything else is a plain state
- * update: a checkpointed write on an idle thread, 409 while a run is going (LangGraph would fork
- * the checkpoint and the run would overwrite the update).
- */
-export const updateState: Handler = async ({ api, req, params }) => {
-  const body = await readBody(req, stateUpdateSchema);
-  const id = params.thread_id;
-  api.registry.get(id);
-  const values = body.values;
-  if (values && !Array.isArray(values) && ("title" in values || "title_source" in values)) {
-    const keys = Object.keys(values).filter((k) => k !== "title_source");
-    if (!("title" in values) || keys.length !== 1) {
-      throw unprocessable('title-invalid: a rename sends only { "title": "..." }; title_source is set by the server');
+/** Messages a plain update carries must coerce, so a shape error is the client's 422, not the graph's 500. */
+function checkMessages(messages: unknown) {
+  if (messages === undefined) return;
+  if (!Array.isArray(messages)) throw unprocessable("values.messages must be a list of messages");
+  messages.forEach((m, i) => {
+    try {
+      coerceMessageLikeToMessage(m as never);
+    } catch {
+      throw unprocessable(`values.messages[${i}] is not a message`);
     }
-    return jsonResponse(await api.titles.rename(id, values.title));
+  });
+}
+
+async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdateSchema>) {
+  const values = body.values ?? null;
+  if (values) {
+    checkClientStateKeys(Object.keys(values), "values");
+    checkMessages(values.messages);
+  }
+  if (body.as_node !== undefined && !Object.hasOwn(api.graph.nodes, body.as_node)) {
+    throw unprocessable(`as_node must be one of ${Object.keys(api.graph.nodes).join(", ")}`);
   }
   const checkpoint = checkpointOf(body);
-  const result = await api.runs.exclusive(
+  if (checkpoint?.checkpoint_id && !(await api.checkpointer.getTuple(threadConfig(id, checkpoint)))) {
+    throw notFound(`Checkpoint ${checkpoint.checkpoint_id}`);
+  }
+  return api.runs.exclusive(
     id,
     async () => {
       let config;
       try {
-        config = await api.graph.updateState(threadConfig(id, checkpoint), values ?? null, body.as_node);
+        config = await api.graph.updateState(threadConfig(id, checkpoint), values, body.as_node);
       } catch (err) {
-        // InvalidUpdateError and friends: the request named a bad node or shape.
-        throw unprocessable(err instanceof Error ? err.message : String(err));
+        // Only the graph's own "this update does not fit" is the client's mistake; its text stays in the log.
+        if (err instanceof Error && err.name === "InvalidUpdateError") {
+          console.warn("[api] state update refused by the graph", err.message);
+          throw unprocessable("The update does not fit the thread's state");
+        }
+        throw err;
       }
       api.registry.mirrorState(id, await api.graph.getState(threadConfig(id)));
       api.registry.setStatus(id, api.registry.hasInterrupts(api.registry.get(id)) ? "interrupted" : "idle", true);
@@ -75,7 +91,28 @@ export const updateState: Handler = async ({ api, req, params }) => {
       throw conflict(`Thread ${id} is busy; state updates are accepted when the run has finished (a title rename is accepted now)`);
     },
   );
-  return jsonResponse(result);
+}
+
+/**
+ * `values: { title }` is a rename (pinned, allowed while busy): the only way a client sets a
+ * title. Anything else is a plain state update of the keys a client may write: a checkpointed
+ * write on an idle thread, 409 while a run is going (LangGraph would fork the checkpoint and the
+ * run would overwrite the update).
+ */
+export const updateState: Handler = async (ctx) => {
+  const { api, params } = ctx;
+  const body = readBody(ctx, stateUpdateSchema);
+  const id = params.thread_id;
+  api.registry.get(id);
+  const values = body.values;
+  if (values && "title" in values) {
+    if (Object.keys(values).length !== 1) {
+      throw unprocessable('title-invalid: a rename sends only { "title": "..." }; title_source is set by the server');
+    }
+    if (body.as_node !== undefined || checkpointOf(body)) throw unprocessable("title-invalid: a rename takes no as_node or checkpoint");
+    return jsonResponse(await api.titles.rename(id, values.title));
+  }
+  return jsonResponse(await plainUpdate(api, id, body));
 };
 
 async function history(ctx: Parameters<Handler>[0], opts: { limit: number; before?: string | CheckpointRef; metadata?: Record<string, unknown>; checkpoint?: CheckpointRef; select?: string[] }) {
@@ -94,7 +131,7 @@ async function history(ctx: Parameters<Handler>[0], opts: { limit: number; befor
 }
 
 export const postHistory: Handler = async (ctx) => {
-  const body = await readBody(ctx.req, historySchema);
+  const body = readBody(ctx, historySchema);
   return history(ctx, { ...body, limit: body.limit ?? 10 });
 };
 

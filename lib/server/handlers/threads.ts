@@ -27,16 +27,18 @@ function splitMetadata(metadata: Record<string, unknown> | undefined) {
   return { metadata: rest, asOf, titleSearch };
 }
 
-export const createThread: Handler = async ({ api, req }) => {
-  const body = await readBody(req, threadCreateSchema);
+export const createThread: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadCreateSchema);
   const row = api.registry.create({ threadId: body.thread_id, metadata: body.metadata, ifExists: body.if_exists });
   return jsonResponse(api.registry.threadJson(row));
 };
 
 export const getThread: Handler = ({ api, params }) => jsonResponse(api.registry.threadJson(api.registry.get(params.thread_id)));
 
-export const patchThread: Handler = async ({ api, req, params }) => {
-  const body = await readBody(req, threadPatchSchema);
+export const patchThread: Handler = async (ctx) => {
+  const { api, req, params } = ctx;
+  const body = readBody(ctx, threadPatchSchema);
   api.registry.get(params.thread_id);
   const row = body.metadata ? api.registry.patchMetadata(params.thread_id, body.metadata) : api.registry.get(params.thread_id);
   if (req.headers.get("prefer") === "return=minimal") return new Response(null, { status: 204 });
@@ -56,8 +58,9 @@ export const deleteThread: Handler = async ({ api, params }) => {
   return new Response(null, { status: 204 });
 };
 
-export const searchThreads: Handler = async ({ api, req }) => {
-  const body = await readBody(req, threadSearchSchema);
+export const searchThreads: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadSearchSchema);
   const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
   const extract = body.extract ? Object.entries(body.extract) : undefined;
   const select = body.select;
@@ -84,8 +87,9 @@ export const searchThreads: Handler = async ({ api, req }) => {
   );
 };
 
-export const countThreads: Handler = async ({ api, req }) => {
-  const body = await readBody(req, threadCountSchema);
+export const countThreads: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadCountSchema);
   const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
   const n = api.registry.count({
     metadata,

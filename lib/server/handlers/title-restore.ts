@@ -2,5 +2,4 @@ import { jsonResponse } from "../errors";
 import { readBody, type Handler } from "../http";
 import { restoreTitle, titleRestoreSchema } from "../title-restore";
 
-export const restoreTitleHandler: Handler = async ({ api, req, params }) =>
-  jsonResponse(await restoreTitle(api, params.thread_id, await readBody(req, titleRestoreSchema)));
+export const restoreTitleHandler: Handler = async (ctx) => jsonResponse(await restoreTitle(ctx.api, ctx.params.thread_id, readBody(ctx, titleRestoreSchema)));

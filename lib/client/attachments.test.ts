@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  admitFiles,
+  attachmentBlock,
+  bytesToBase64,
+  classifyFile,
+  formatBytes,
+  MAX_FILE_BYTES,
+  MAX_FILES_PER_MESSAGE,
+  MAX_MESSAGE_BYTES,
+  readAttachment,
+  userMessageContent,
+} from "./attachments";
+
+const MiB = 1024 * 1024;
+const file = (name: string, size: number, type = "application/pdf") => ({ name, size, type });
+
+describe("which files a message may carry", () => {
+  it("takes the four image types, PDFs and text files, by type or by extension when the type is missing", () => {
+    expect(classifyFile({ name: "a.png", type: "image/png" })).toEqual({ kind: "image", mimeType: "image/png" });
+    expect(classifyFile({ name: "a.webp", type: "image/webp" })?.kind).toBe("image");
+    expect(classifyFile({ name: "r.pdf", type: "application/pdf" })).toEqual({ kind: "pdf", mimeType: "application/pdf" });
+    expect(classifyFile({ name: "r.PDF", type: "" })).toEqual({ kind: "pdf", mimeType: "application/pdf" });
+    expect(classifyFile({ name: "notes.md", type: "" })).toEqual({ kind: "text", mimeType: "text/markdown" });
+    expect(classifyFile({ name: "data.csv", type: "text/csv" })).toEqual({ kind: "text", mimeType: "text/csv" });
+    expect(classifyFile({ name: "x.json", type: "application/json" })).toEqual({ kind: "text", mimeType: "application/json" });
+    expect(classifyFile({ name: "x.txt", type: "text/plain;charset=utf-8" })).toEqual({ kind: "text", mimeType: "text/plain" });
+  });
+
+  it("refuses everything else", () => {
+    expect(classifyFile({ name: "a.svg", type: "image/svg+xml" })).toBeNull();
+    expect(classifyFile({ name: "a.exe", type: "application/x-msdownload" })).toBeNull();
+    expect(classifyFile({ name: "a.zip", type: "" })).toBeNull();
+    expect(classifyFile({ name: "noext", type: "" })).toBeNull();
+    // A known extension does not launder a declared type that says otherwise.
+    expect(classifyFile({ name: "evil.txt", type: "application/x-msdownload" })).toBeNull();
+  });
+});
+
+describe("size limits", () => {
+  it("refuses a file over the per-file limit with its size and the limit, keeping the others", () => {
+    const { admitted, error } = admitFiles([], [file("big.pdf", MAX_FILE_BYTES + 1), file("ok.pdf", 1000)]);
+    expect(admitted.map((f) => f.name)).toEqual(["ok.pdf"]);
+    expect(error).toBe(`"big.pdf" is 5 MB; each file can be at most 5 MB.`);
+    expect(admitFiles([], [file("edge.pdf", MAX_FILE_BYTES)]).error).toBeNull();
+  });
+
+  it("counts what the composer already holds against the per-message limit", () => {
+    const held = [{ size: 4 * MiB }, { size: 4 * MiB }, { size: 4 * MiB }];
+    const { admitted, error } = admitFiles(held, [file("four.pdf", 4 * MiB), file("small.pdf", 2 * MiB)]);
+    expect(admitted.map((f) => f.name)).toEqual(["small.pdf"]);
+    expect(error).toBe(`"four.pdf" would bring this message to 16 MB; a message can carry at most 15 MB.`);
+  });
+
+  it("caps the number of files and names unsupported ones", () => {
+    const many = Array.from({ length: MAX_FILES_PER_MESSAGE + 1 }, (_, i) => file(`f${i}.pdf`, 10));
+    const { admitted, error } = admitFiles([], [...many, file("x.exe", 10, "application/x-msdownload")]);
+    expect(admitted).toHaveLength(MAX_FILES_PER_MESSAGE);
+    expect(error).toContain(`"f10.pdf" not added: a message can carry at most 10 files.`);
+    expect(error).toContain(`"x.exe" can't be attached`);
+  });
+
+  it("never admits more than the limits allow, whatever arrives", () => {
+    const arbFile = fc.record({ name: fc.constantFrom("a.pdf", "b.png", "c.txt", "d.exe"), size: fc.nat(7 * MiB), type: fc.constant("") });
+    fc.assert(
+      fc.property(fc.array(fc.nat(5 * MiB), { maxLength: 4 }), fc.array(arbFile, { maxLength: 15 }), (heldSizes, incoming) => {
+        const held = heldSizes.map((size) => ({ size }));
+        const { admitted, error } = admitFiles(held, incoming);
+        const total = [...held, ...admitted].reduce((s, f) => s + f.size, 0);
+        const overHeld = heldSizes.reduce((s, n) => s + n, 0) > MAX_MESSAGE_BYTES;
+        if (!overHeld) expect(total).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+        expect(admitted.every((f) => f.size <= MAX_FILE_BYTES && classifyFile(f))).toBe(true);
+        expect(error === null).toBe(admitted.length === incoming.length);
+      }),
+    );
+  });
+
+  it("keeps a full message's base64 under the API's 25 MiB body cap", () => {
+    expect((Math.ceil(MAX_MESSAGE_BYTES / 3) * 4) / MiB).toBeLessThan(25 - 1);
+  });
+
+  it("formats sizes the way the limits are stated", () => {
+    expect(formatBytes(820)).toBe("820 B");
+    expect(formatBytes(12 * 1024)).toBe("12 KB");
+    expect(formatBytes(1.5 * MiB)).toBe("1.5 MB");
+    expect(formatBytes(MAX_MESSAGE_BYTES)).toBe("15 MB");
+  });
+});
+
+describe("reading a file into a content block", () => {
+  it("base64-encodes any bytes exactly as Node does, across slice boundaries", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70_000 }), (bytes) => bytesToBase64(bytes) === Buffer.from(bytes).toString("base64")),
+      { numRuns: 30 },
+    );
+    const large = Uint8Array.from({ length: 3 * 0x8000 + 7 }, (_, i) => (i * 31) % 256);
+    expect(bytesToBase64(large)).toBe(Buffer.from(large).toString("base64"));
+  });
+
+  it("reads a PDF into a standard file block with its name and size in metadata", async () => {
+    const bytes = Buffer.from("%PDF-1.4 hello");
+    const a = await readAttachment(new File([bytes], "report.pdf", { type: "application/pdf" }));
+    expect(a).toMatchObject({ name: "report.pdf", size: bytes.length, kind: "pdf", mimeType: "application/pdf", data: bytes.toString("base64") });
+    expect(attachmentBlock(a)).toEqual({
+      type: "file",
+      mimeType: "application/pdf",
+      data: bytes.toString("base64"),
+      metadata: { filename: "report.pdf", size: bytes.length },
+    });
+  });
+
+  it("makes images `image` blocks and gives a pasted screenshot a telling name", async () => {
+    const a = await readAttachment(new File([new Uint8Array([1, 2, 3])], "image.png", { type: "image/png" }));
+    expect(a.name).toBe("pasted-image.png");
+    expect(attachmentBlock(a)).toMatchObject({ type: "image", mimeType: "image/png", data: "AQID" });
+  });
+
+  it("refuses to read a file the checks refuse", async () => {
+    await expect(readAttachment(new File(["x"], "a.exe", { type: "application/x-msdownload" }))).rejects.toThrow(/can't be attached/);
+  });
+
+  it("keeps a text-only message a plain string and puts the text before the files", async () => {
+    const a = await readAttachment(new File(["hi"], "n.txt", { type: "text/plain" }));
+    expect(userMessageContent("hello", [])).toBe("hello");
+    expect(userMessageContent("look", [a])).toEqual([{ type: "text", text: "look" }, attachmentBlock(a)]);
+    expect(userMessageContent("  ", [a])).toEqual([attachmentBlock(a)]);
+  });
+});

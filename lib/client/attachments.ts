@@ -1,0 +1,172 @@
+import type { ContentBlock } from "@langchain/core/messages";
+
+const MiB = 1024 * 1024;
+
+/** Largest single file a message may carry. */
+export const MAX_FILE_BYTES = 5 * MiB;
+/**
+ * Largest total per message. Base64 grows the bytes by 4/3, so 15 MiB travels as 20 MiB: under
+ * the API's 25 MiB cap on a run-creation body, with room for the rest of the request.
+ */
+export const MAX_MESSAGE_BYTES = 15 * MiB;
+export const MAX_FILES_PER_MESSAGE = 10;
+
+export type AttachmentKind = "image" | "pdf" | "text";
+
+/** A file read into the composer, ready to become a content block. */
+export interface ComposerAttachment {
+  id: string;
+  name: string;
+  size: number;
+  mimeType: string;
+  kind: AttachmentKind;
+  /** The file's bytes, base64 (what the content block carries). */
+  data: string;
+}
+
+/** The part of a browser `File` these checks need (so tests can pass plain objects). */
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+}
+
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const TEXT_BY_EXTENSION: Record<string, string> = {
+  txt: "text/plain",
+  text: "text/plain",
+  log: "text/plain",
+  md: "text/markdown",
+  markdown: "text/markdown",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  xml: "application/xml",
+};
+const IMAGE_BY_EXTENSION: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+
+export const ACCEPTED_FILES_HINT = "images (PNG, JPEG, GIF, WebP), PDFs and text files";
+/** The file picker's `accept`: the same list the checks enforce. */
+export const ACCEPT_ATTRIBUTE = [
+  ...IMAGE_TYPES,
+  "application/pdf",
+  ".pdf",
+  "text/plain",
+  ...Object.keys(TEXT_BY_EXTENSION).map((ext) => `.${ext}`),
+  ...Object.keys(IMAGE_BY_EXTENSION).map((ext) => `.${ext}`),
+].join(",");
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+}
+
+/**
+ * What a file is, from its declared type and, when the browser gives none (common for .md or
+ * .csv), its extension. null = not something a message may carry.
+ */
+export function classifyFile(file: Pick<FileLike, "name" | "type">): { kind: AttachmentKind; mimeType: string } | null {
+  const declared = file.type.split(";")[0].trim().toLowerCase();
+  const ext = extensionOf(file.name);
+  if (IMAGE_TYPES.has(declared)) return { kind: "image", mimeType: declared };
+  if (declared === "application/pdf") return { kind: "pdf", mimeType: declared };
+  if (declared.startsWith("text/")) return { kind: "text", mimeType: declared };
+  if (TEXT_BY_EXTENSION[ext] && (declared === "" || declared === TEXT_BY_EXTENSION[ext] || declared === "application/octet-stream")) {
+    return { kind: "text", mimeType: TEXT_BY_EXTENSION[ext] };
+  }
+  if (declared === "" && IMAGE_BY_EXTENSION[ext]) return { kind: "image", mimeType: IMAGE_BY_EXTENSION[ext] };
+  if (declared === "" && ext === "pdf") return { kind: "pdf", mimeType: "application/pdf" };
+  return null;
+}
+
+/** "820 B", "12 KB", "4.5 MB": binary units, as the limits are. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < MiB) return `${Math.round(bytes / 1024)} KB`;
+  const mb = bytes / MiB;
+  return `${mb < 10 ? Math.round(mb * 10) / 10 : Math.round(mb)} MB`;
+}
+
+export interface AdmitResult<F extends FileLike> {
+  admitted: F[];
+  /** One line per refused file or limit; null when all were admitted. */
+  error: string | null;
+}
+
+/**
+ * Which of the new files fit beside those already in the composer. Files are taken in order;
+ * one that breaks a limit is refused with a reason and the rest still get their chance.
+ */
+export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, "size">[], incoming: readonly F[]): AdmitResult<F> {
+  const admitted: F[] = [];
+  const problems: string[] = [];
+  let total = current.reduce((sum, a) => sum + a.size, 0);
+  let count = current.length;
+  for (const file of incoming) {
+    const name = file.name || "pasted file";
+    if (!classifyFile(file)) {
+      problems.push(`"${name}" can't be attached: only ${ACCEPTED_FILES_HINT}.`);
+    } else if (file.size > MAX_FILE_BYTES) {
+      problems.push(`"${name}" is ${formatBytes(file.size)}; each file can be at most ${formatBytes(MAX_FILE_BYTES)}.`);
+    } else if (total + file.size > MAX_MESSAGE_BYTES) {
+      problems.push(`"${name}" would bring this message to ${formatBytes(total + file.size)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
+    } else if (count + 1 > MAX_FILES_PER_MESSAGE) {
+      problems.push(`"${name}" not added: a message can carry at most ${MAX_FILES_PER_MESSAGE} files.`);
+    } else {
+      admitted.push(file);
+      total += file.size;
+      count += 1;
+    }
+  }
+  return { admitted, error: problems.length ? problems.join(" ") : null };
+}
+
+/** Bytes → base64 in slices, since one String.fromCharCode call cannot take megabytes of arguments. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const SLICE = 0x8000;
+  for (let i = 0; i < bytes.length; i += SLICE) binary += String.fromCharCode(...bytes.subarray(i, i + SLICE));
+  return btoa(binary);
+}
+
+/** A pasted screenshot has no useful name ("image.png"): give it one that says what it is. */
+function nameFor(file: FileLike & { lastModified?: number }, mimeType: string): string {
+  if (file.name && file.name !== "image.png") return file.name;
+  const ext = Object.entries(IMAGE_BY_EXTENSION).find(([, type]) => type === mimeType)?.[0] ?? "png";
+  return `pasted-image.${ext}`;
+}
+
+/** Reads an admitted file into the composer's shape. Throws on a file `classifyFile` refuses. */
+export async function readAttachment(file: FileLike & { arrayBuffer(): Promise<ArrayBuffer> }): Promise<ComposerAttachment> {
+  const type = classifyFile(file);
+  if (!type) throw new Error(`"${file.name}" can't be attached`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return {
+    id: crypto.randomUUID(),
+    name: type.kind === "image" ? nameFor(file, type.mimeType) : file.name,
+    size: bytes.byteLength,
+    mimeType: type.mimeType,
+    kind: type.kind,
+    data: bytesToBase64(bytes),
+  };
+}
+
+/**
+ * LangChain's standard blocks (@langchain/core 1.x): images as `image`, PDFs and text files as
+ * `file`, base64 inline; the name travels in `metadata.filename`, where provider converters look.
+ */
+export function attachmentBlock(a: ComposerAttachment): ContentBlock.Multimodal.Image | ContentBlock.Multimodal.File {
+  const metadata = { filename: a.name, size: a.size };
+  return a.kind === "image"
+    ? { type: "image", mimeType: a.mimeType, data: a.data, metadata }
+    : { type: "file", mimeType: a.mimeType, data: a.data, metadata };
+}
+
+/** A user message's content: plain text as before, or a text block followed by the files. */
+export function userMessageContent(text: string, attachments: readonly ComposerAttachment[]): string | ContentBlock.Standard[] {
+  if (attachments.length === 0) return text;
+  const blocks: ContentBlock.Standard[] = text.trim() ? [{ type: "text", text }] : [];
+  return [...blocks, ...attachments.map(attachmentBlock)];
+}

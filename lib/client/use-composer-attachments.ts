@@ -1,0 +1,58 @@
+"use client";
+import { useCallback, useRef, useState } from "react";
+import { admitFiles, readAttachment, type ComposerAttachment } from "./attachments";
+
+export interface ComposerAttachments {
+  attachments: ComposerAttachment[];
+  /** Why the last files could not all be added; cleared by the next change. */
+  error: string | null;
+  /** True while admitted files are still being read (sending waits for them). */
+  reading: boolean;
+  add: (files: readonly File[]) => void;
+  remove: (id: string) => void;
+  clear: () => void;
+}
+
+/**
+ * The files waiting in the composer. A refused file only adds an error line: whatever was typed
+ * or attached before stays as it was.
+ */
+export function useComposerAttachments(): ComposerAttachments {
+  const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<{ size: number }[]>([]);
+  // Limits count files still being read too, so two quick drops cannot overshoot together.
+  const committed = useRef<{ size: number }[]>([]);
+
+  const add = useCallback((files: readonly File[]) => {
+    if (files.length === 0) return;
+    const { admitted, error: refusal } = admitFiles(committed.current, files);
+    setError(refusal);
+    if (admitted.length === 0) return;
+    const reserved = admitted.map((f) => ({ size: f.size }));
+    committed.current = [...committed.current, ...reserved];
+    setPending((p) => [...p, ...reserved]);
+    void Promise.allSettled(admitted.map(readAttachment)).then((results) => {
+      const read = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+      const failed = admitted.filter((_, i) => results[i].status === "rejected").map((f) => `"${f.name}"`);
+      committed.current = committed.current.filter((c) => !reserved.includes(c)).concat(read);
+      setPending((p) => p.filter((c) => !reserved.includes(c)));
+      setAttachments((a) => [...a, ...read]);
+      if (failed.length) setError(`Could not read ${failed.join(", ")}.`);
+    });
+  }, []);
+
+  const remove = useCallback((id: string) => {
+    committed.current = committed.current.filter((c) => (c as Partial<ComposerAttachment>).id !== id);
+    setAttachments((a) => a.filter((x) => x.id !== id));
+    setError(null);
+  }, []);
+
+  const clear = useCallback(() => {
+    committed.current = committed.current.filter((c) => !("id" in c));
+    setAttachments([]);
+    setError(null);
+  }, []);
+
+  return { attachments, error, reading: pending.length > 0, add, remove, clear };
+}
