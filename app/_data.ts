@@ -5,7 +5,7 @@ import { getApi } from "@/lib/server/app-api";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
-import { fetchStarredPage, fetchThreadPage, FIRST_PAGE } from "@/lib/client/thread-pages";
+import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE } from "@/lib/client/thread-pages";
 import type { ThreadPage } from "@/lib/client/types";
 
 /**
@@ -55,6 +55,21 @@ export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadV
     const status = apiErrorStatus(err);
     if (status === 404 || status === 422) return null;
     throw err;
+  }
+});
+
+/**
+ * The open thread's registry row, as a one-row page: the header, `document.title` and the
+ * sidebar read this one source (a pin recorded while a run is going is here before it reaches
+ * `values`). null when the thread does not exist or the API is unavailable.
+ */
+export const loadThreadRow = cache(async (threadId: string): Promise<ThreadPage | null> => {
+  try {
+    const page = await fetchThreadRowPage(serverClient(), threadId);
+    return page.rows.length ? page : null;
+  } catch (err) {
+    console.error("[web] could not load the conversation's row", err);
+    return null;
   }
 });
 

@@ -14,7 +14,7 @@ test("an inline rename pins the title everywhere and survives reloads and new me
 
   // Provenance tooltip.
   await sidebar.rowTitle(id).hover();
-  await expect(page.getByTestId("tooltip").first()).toContainText("named by you");
+  await expect(page.getByTestId("tooltip").first()).toContainText("Named by you");
 
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText("Python sequences");

@@ -37,7 +37,7 @@ test("a failed delete brings the row back with an error that can be retried", as
   await page.route(`**/threads/${id}`, (route) => (route.request().method() === "DELETE" ? route.fulfill(refuse) : route.fallback()));
   await sidebar.menuItem(id, "menu-delete");
   await expect(sidebar.row(id)).toHaveCount(0);
-  const failure = page.getByText("Couldn't delete “Soon to be deleted”.");
+  const failure = page.getByText("Couldn't delete the conversation.");
   await expect(failure).toBeVisible({ timeout: 15_000 });
   await expect(failure).not.toContainText("1234");
   await expect(sidebar.row(id)).toBeVisible();

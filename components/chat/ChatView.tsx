@@ -189,7 +189,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       {app.offlineModel ? <OfflineBanner /> : null}
       <MessageList lines={lines} streaming={isLoading}>
         {lines.length === 0 && !isLoading ? (
-          <div className="py-16 text-center text-neutral-500" data-testid="empty-chat">
+          <div className="py-16 text-center text-neutral-500 dark:text-neutral-400" data-testid="empty-chat">
             <p className="text-lg font-medium text-neutral-700 dark:text-neutral-300">What&apos;s on your mind?</p>
             <p className="mt-1 text-sm">Your first message names the conversation.</p>
           </div>

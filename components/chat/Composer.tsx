@@ -109,7 +109,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: Com
           {files.error}
         </p>
       ) : null}
-      <p className="mt-1.5 text-center text-xs text-neutral-500">Enter to send · Shift+Enter for a new line · drop or paste files to attach</p>
+      <p className="mt-1.5 text-center text-xs text-neutral-500 dark:text-neutral-400">Enter to send · Shift+Enter for a new line · drop or paste files to attach</p>
     </form>
   );
 }

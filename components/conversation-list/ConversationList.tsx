@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useCallback, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { threadIdFromPath, useActiveThreadId } from "@/lib/client/use-active-thread";
 import { useDebounced } from "@/lib/client/use-debounced";
 import { useRowActions } from "@/lib/client/use-row-actions";
@@ -8,6 +8,7 @@ import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { useTitleActions } from "@/lib/client/use-title-actions";
 import type { ListItem } from "@/lib/client/types";
 import { ConversationRow } from "./ConversationRow";
+import { focusEdgeLink, moveFocusInList, neighbourRowId, rowIdOf, rowLink, type Edge } from "./list-keyboard";
 import { HEADER_HEIGHT, PlainItems, VIRTUALIZE_ABOVE, VirtualItems } from "./ListItems";
 import { LoadMoreSentinel } from "./LoadMoreSentinel";
 import type { RowActions } from "./row-actions";
@@ -23,42 +24,8 @@ interface ConversationListProps {
   onNavigate?: () => void;
 }
 
-const LINK = '[data-testid="thread-link"]';
-
-export type Edge = "first" | "last";
-
-function focusEdgeLink(container: HTMLElement, edge: Edge) {
-  const links = container.querySelectorAll<HTMLElement>(LINK);
-  (edge === "first" ? links[0] : links[links.length - 1])?.focus({ preventScroll: true });
-}
-
-/**
- * Up/Down (and Home/End) move between row links, so a long list needs no Tab marathon. In a
- * virtualised list the edge row may not be rendered yet: Home/End scroll there and leave the
- * focus as pending; VirtualItems focuses it once the edge is rendered.
- */
-function moveFocusBetweenRows(e: React.KeyboardEvent<HTMLDivElement>, pendingEdge: RefObject<Edge | null>, virtual: boolean) {
-  if (!["ArrowDown", "ArrowUp", "Home", "End"].includes(e.key)) return;
-  const current = (e.target as HTMLElement).closest(LINK);
-  if (!current) return;
-  e.preventDefault();
-  const container = e.currentTarget;
-  if (e.key === "Home" || e.key === "End") {
-    const edge: Edge = e.key === "Home" ? "first" : "last";
-    const target = edge === "first" ? 0 : container.scrollHeight - container.clientHeight;
-    // Already there (or nothing virtual): the edge row is rendered, and no scroll will re-render.
-    if (!virtual || Math.abs(container.scrollTop - target) < 1) return focusEdgeLink(container, edge);
-    pendingEdge.current = edge;
-    container.scrollTop = target;
-    return;
-  }
-  pendingEdge.current = null;
-  const links = [...container.querySelectorAll<HTMLElement>(LINK)];
-  const next = links[links.indexOf(current as HTMLElement) + (e.key === "ArrowDown" ? 1 : -1)];
-  if (!next) return;
-  next.focus();
-  next.scrollIntoView({ block: "nearest" });
-}
+/** Focus to give a row link after the next render; `always` = even if something else holds focus. */
+type FocusRequest = { threadId: string; always: boolean };
 
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
 export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onNavigate }: ConversationListProps) {
@@ -66,11 +33,13 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const activeId = useActiveThreadId();
   const [searchInput, setSearchInput] = useState("");
   const search = useDebounced(searchInput.trim(), 250);
-  const { model, query } = useThreadList(search, initialList, now, tzOffsetMin);
+  const { model, query } = useThreadList(search, initialList, now, tzOffsetMin, activeId);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const pendingEdge = useRef<Edge | null>(null);
+  const focusRequest = useRef<FocusRequest | null>(null);
   const { rename, regenerate } = useTitleActions();
   const leaveIfOpen = useCallback(
     (id: string) => {
@@ -83,15 +52,35 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const actions = useMemo<RowActions>(
     () => ({
       startEdit: setEditingId,
-      endEdit: () => setEditingId(null),
+      endEdit: (id, exit) => {
+        // Keys (Enter/Esc) return focus to the row; leaving by blur only if focus fell to the page.
+        focusRequest.current = { threadId: id, always: exit === "key" };
+        setEditingId(null);
+      },
       rename,
       setStarred: (id, starred) => void setStarred(id, starred),
       regenerate: (id) => void regenerate(id),
-      remove: deleteWithUndo,
+      remove: (id, title) => {
+        const next = scrollRef.current ? neighbourRowId(scrollRef.current, id) : null;
+        if (next) focusRequest.current = { threadId: next, always: true };
+        deleteWithUndo(id, title);
+      },
       navigated: () => onNavigate?.(),
     }),
     [rename, regenerate, setStarred, deleteWithUndo, onNavigate],
   );
+
+  // Focus is never dropped to the page: after a rename or a delete it goes to a row.
+  useLayoutEffect(() => {
+    const request = focusRequest.current;
+    const container = scrollRef.current;
+    if (!request || !container) return;
+    const link = rowLink(container, request.threadId);
+    if (!link) return;
+    focusRequest.current = null;
+    const focusFell = !document.activeElement || document.activeElement === document.body;
+    if (request.always || focusFell) link.focus();
+  });
 
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -101,17 +90,31 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     if (index >= itemCount - 12) loadMore();
   }, [itemCount, loadMore]);
 
+  // The one row link in the Tab order: the last focused row, else the open one, else the first.
+  const tabStopId =
+    (focusedId && model.byId.has(focusedId) && focusedId) ||
+    (activeId && model.byId.has(activeId) && activeId) ||
+    model.rows[0]?.id ||
+    null;
+  const tabStopIndex = tabStopId ? model.items.findIndex((i) => i.kind === "row" && i.row.id === tabStopId) : -1;
+
   const render = (item: ListItem) =>
     item.kind === "header" ? (
       <h2
         data-testid="date-group"
         style={{ height: HEADER_HEIGHT }}
-        className="flex items-end px-2 pb-1 text-xs font-medium text-neutral-500 dark:text-neutral-400"
+        className="flex items-end px-2 pb-1 text-xs font-medium text-neutral-600 dark:text-neutral-400"
       >
         {item.label}
       </h2>
     ) : (
-      <ConversationRow row={item.row} active={item.row.id === activeId} editing={item.row.id === editingId} actions={actions} />
+      <ConversationRow
+        row={item.row}
+        active={item.row.id === activeId}
+        editing={item.row.id === editingId}
+        tabbable={item.row.id === tabStopId}
+        actions={actions}
+      />
     );
 
   const virtual = model.rows.length > VIRTUALIZE_ABOVE;
@@ -125,7 +128,11 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         ref={scrollRef}
         data-testid="thread-scroll"
         data-virtual={virtual ? "true" : "false"}
-        onKeyDown={(e) => moveFocusBetweenRows(e, pendingEdge, virtual)}
+        onKeyDown={(e) => moveFocusInList(e, pendingEdge, virtual)}
+        onFocus={(e) => {
+          const id = rowIdOf(e.target);
+          if (id) setFocusedId(id);
+        }}
         className="min-h-0 flex-1 overflow-y-auto px-2 pb-4"
       >
         {virtual ? (
@@ -136,6 +143,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
             onLastVisible={onLastVisible}
             pendingEdge={pendingEdge}
             focusEdge={focusEdgeLink}
+            keepIndex={tabStopIndex}
           />
         ) : (
           <>
@@ -144,12 +152,12 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
           </>
         )}
         {query.isPending || isFetchingNextPage ? (
-          <p className="px-2 py-2 text-xs text-neutral-500" role="status">
+          <p className="px-2 py-2 text-xs text-neutral-600 dark:text-neutral-400" role="status">
             Loading…
           </p>
         ) : null}
         {query.isError ? (
-          <p className="px-2 py-2 text-xs text-red-600" role="alert">
+          <p className="px-2 py-2 text-xs text-red-700 dark:text-red-400" role="alert">
             Couldn&apos;t load conversations.{" "}
             <button type="button" className="underline" onClick={() => void query.refetch()}>
               Retry
@@ -157,7 +165,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
           </p>
         ) : null}
         {!query.isPending && model.rows.length === 0 ? (
-          <p className="px-2 py-6 text-center text-sm text-neutral-500" data-testid="list-empty">
+          <p className="px-2 py-6 text-center text-sm text-neutral-600 dark:text-neutral-400" data-testid="list-empty">
             {searching ? `No titles match “${search}”` : "No conversations yet"}
           </p>
         ) : null}

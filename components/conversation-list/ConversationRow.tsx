@@ -8,44 +8,49 @@ import { sameRowView } from "@/lib/client/thread-list-model";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import type { RowView } from "@/lib/client/types";
 import { LockIcon, StarIcon } from "@/components/ui/icons";
+import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { Tooltip } from "@/components/ui/tooltip";
 import { RowMenu } from "./RowMenu";
 import type { RowActions } from "./row-actions";
 import { TitleEditor } from "./TitleEditor";
 
+/** Row height on wide screens (the virtualiser's estimate); narrow screens use 44 px touch targets. */
 export const ROW_HEIGHT = 36;
 
 interface ConversationRowProps {
   row: RowView;
   active: boolean;
   editing: boolean;
+  /** The list's one tab stop (roving focus): only this row's link is in the Tab order. */
+  tabbable: boolean;
   actions: RowActions;
 }
 
-function ConversationRowImpl({ row, active, editing, actions }: ConversationRowProps) {
+function ConversationRowImpl({ row, active, editing, tabbable, actions }: ConversationRowProps) {
   const shown = row.title ?? EMPTY_TITLE;
   const pinned = row.source?.kind === "user";
-  const provenance = provenanceLabel(row.source);
   return (
     <div
       data-testid="thread-row"
       data-thread-id={row.id}
       data-title-source={row.source?.kind ?? "none"}
       data-pending={row.pending ? "true" : undefined}
-      style={{ height: ROW_HEIGHT }}
       className={clsx(
         "group relative flex items-center rounded-md text-sm",
+        editing ? "min-h-11 md:min-h-9" : "h-11 md:h-9",
         active ? "bg-neutral-200 dark:bg-neutral-800" : "hover:bg-neutral-100 dark:hover:bg-neutral-800/60",
       )}
     >
       {editing ? (
-        <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={actions.endEdit} />
+        <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={(exit) => actions.endEdit(row.id, exit)} />
       ) : (
-        <Tooltip content={provenance}>
+        <Tooltip content={<TitleTooltipBody title={shown} source={row.source} />}>
           <Link
             href={`/c/${row.id}`}
             data-testid="thread-link"
+            tabIndex={tabbable ? 0 : -1}
             aria-current={active ? "page" : undefined}
+            aria-keyshortcuts="F2"
             onClick={(e) => {
               // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
               const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
@@ -62,19 +67,19 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
                 actions.startEdit(row.id);
               }
             }}
-            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-9 outline-none focus-visible:ring-2 focus-visible:ring-blue-500 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9"
+            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-12 outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9 dark:focus-visible:ring-blue-400"
           >
-            {row.starred ? <StarIcon filled className="shrink-0 text-amber-500" title="Starred" /> : null}
+            {row.starred ? <StarIcon filled className="shrink-0 text-amber-600 dark:text-amber-400" title="Starred" /> : null}
             <bdi
               data-testid="thread-title"
-              className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-500")}
+              className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-600 dark:text-neutral-400")}
             >
               {shown}
             </bdi>
             {pinned ? (
-              <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-500" width={12} height={12} title="Title pinned" />
+              <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
             ) : null}
-            <span className="sr-only">, {provenance}</span>
+            <span className="sr-only">, {provenanceLabel(row.source)}</span>
           </Link>
         </Tooltip>
       )}
@@ -85,6 +90,7 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
           title={shown}
           starred={row.starred}
           pinned={pinned}
+          busy={row.busy}
           onRename={() => actions.startEdit(row.id)}
           onToggleStar={() => actions.setStarred(row.id, !row.starred)}
           onRegenerate={() => actions.regenerate(row.id)}
@@ -99,5 +105,10 @@ function ConversationRowImpl({ row, active, editing, actions }: ConversationRowP
 /** Re-renders only when what it shows changed, including the title (unlike a memo that ignores it). */
 export const ConversationRow = memo(
   ConversationRowImpl,
-  (a, b) => a.active === b.active && a.editing === b.editing && a.actions === b.actions && sameRowView(a.row, b.row),
+  (a, b) =>
+    a.active === b.active &&
+    a.editing === b.editing &&
+    a.tabbable === b.tabbable &&
+    a.actions === b.actions &&
+    sameRowView(a.row, b.row),
 );

@@ -1,6 +1,6 @@
 "use client";
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { Fragment, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
+import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
+import { Fragment, useCallback, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
 import type { ListItem } from "@/lib/client/types";
 import { ROW_HEIGHT } from "./ConversationRow";
 
@@ -19,6 +19,8 @@ interface ListItemsProps {
   /** Home/End asked for the first/last row; focus it once it is rendered. */
   pendingEdge: RefObject<"first" | "last" | null>;
   focusEdge: (container: HTMLElement, edge: "first" | "last") => void;
+  /** An item kept rendered even when scrolled away: the list's Tab stop must always exist. */
+  keepIndex: number;
 }
 
 /** Plain rendering for short lists. Fixed item heights keep the switch to virtual seamless. */
@@ -32,19 +34,35 @@ export function PlainItems({ items, render }: Pick<ListItemsProps, "items" | "re
   );
 }
 
-/** Only the items in (and near) view are in the DOM; keys are thread ids so scroll is kept. */
-export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingEdge, focusEdge }: ListItemsProps) {
+/**
+ * Only the items in (and near) view are in the DOM; keys are thread ids so scroll is kept. Items
+ * are measured: a row is taller on touch screens, and while its rename shows an error.
+ */
+export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingEdge, focusEdge, keepIndex }: ListItemsProps) {
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (keepIndex < 0 || indexes.includes(keepIndex)) return indexes;
+      return [...indexes, keepIndex].sort((a, b) => a - b);
+    },
+    [keepIndex],
+  );
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => sizeOf(items[i]),
     getItemKey: (i) => items[i].key,
+    rangeExtractor,
     overscan: 8,
   });
   const visible = virtualizer.getVirtualItems();
-  const last = visible.length ? visible[visible.length - 1].index : -1;
-  const first = visible.length ? visible[0].index : -1;
+  // A kept Tab stop far from the window is not part of it: leave it out of the window's edges.
+  const indexes = new Set(visible.map((v) => v.index));
+  const detached = (i: number) => i === keepIndex && !indexes.has(i - 1) && !indexes.has(i + 1) && indexes.size > 1;
+  const windowed = visible.filter((v) => !detached(v.index));
+  const last = windowed.length ? windowed[windowed.length - 1].index : -1;
+  const first = windowed.length ? windowed[0].index : -1;
   useEffect(() => {
     if (last >= 0) onLastVisible(last);
   }, [last, onLastVisible]);
@@ -63,8 +81,9 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
       {visible.map((v) => (
         <div
           key={v.key}
+          ref={virtualizer.measureElement}
           data-index={v.index}
-          style={{ position: "absolute", top: 0, left: 0, width: "100%", height: v.size, transform: `translateY(${v.start}px)` }}
+          style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
         >
           {render(items[v.index])}
         </div>

@@ -3,6 +3,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { History } from "lucide-react";
 import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
+import { Tooltip } from "@/components/ui/tooltip";
 import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 
 interface RowMenuProps {
@@ -10,17 +11,22 @@ interface RowMenuProps {
   title: string;
   starred: boolean;
   pinned: boolean;
+  /** The conversation is answering: naming it now would race the run's own title. */
+  busy: boolean;
   onRename: () => void;
   onToggleStar: () => void;
   onRegenerate: () => void;
   onDelete: () => void;
 }
 
-const itemClass =
-  "flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 dark:data-[highlighted]:bg-neutral-800";
+export const REGENERATE_BUSY_REASON = "Available when the answer has finished";
 
-export function RowMenu({ threadId, title, starred, pinned, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
-  // Rename moves focus into the row's input (the history panel into itself): don't let the closing menu pull it back.
+const itemClass =
+  "flex min-h-11 cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 aria-disabled:text-neutral-600 md:min-h-0 dark:data-[highlighted]:bg-neutral-800 dark:aria-disabled:text-neutral-400";
+
+export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
+  // Rename moves focus into the row's input, the history panel into itself and delete to the
+  // next row: the closing menu must not pull it back to this row's button.
   const keepFocusAway = useRef(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
@@ -32,7 +38,9 @@ export function RowMenu({ threadId, title, starred, pinned, onRename, onToggleSt
           type="button"
           data-testid="row-menu-button"
           aria-label={`Options for ${title}`}
-          className="mr-1 grid size-7 shrink-0 place-items-center rounded text-neutral-500 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=open]:bg-neutral-200 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+          // The list is one tab stop: this button is reached with → from the row (see ConversationList).
+          tabIndex={-1}
+          className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
         >
           <MoreIcon />
         </button>
@@ -72,15 +80,29 @@ export function RowMenu({ threadId, title, starred, pinned, onRename, onToggleSt
             <History width={16} height={16} aria-hidden="true" /> Title history
           </DropdownMenu.Item>
           {pinned ? (
-            <DropdownMenu.Item className={itemClass} data-testid="menu-regenerate" onSelect={onRegenerate}>
-              <SparklesIcon /> Let AI name this
-            </DropdownMenu.Item>
+            // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
+            <Tooltip content={REGENERATE_BUSY_REASON} disabled={!busy} side="right">
+              <DropdownMenu.Item
+                className={itemClass}
+                data-testid="menu-regenerate"
+                aria-disabled={busy || undefined}
+                onSelect={(e) => {
+                  if (busy) return e.preventDefault();
+                  onRegenerate();
+                }}
+              >
+                <SparklesIcon /> Let AI name this
+              </DropdownMenu.Item>
+            </Tooltip>
           ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-700" />
           <DropdownMenu.Item
-            className={`${itemClass} text-red-600 dark:text-red-400`}
+            className={`${itemClass} text-red-700 dark:text-red-400`}
             data-testid="menu-delete"
-            onSelect={onDelete}
+            onSelect={() => {
+              keepFocusAway.current = true;
+              onDelete();
+            }}
           >
             <TrashIcon /> Delete
           </DropdownMenu.Item>

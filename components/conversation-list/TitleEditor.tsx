@@ -1,22 +1,28 @@
 "use client";
+import clsx from "clsx";
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { normalizeUserTitle } from "@/lib/title";
 import type { RenameResult } from "@/lib/client/use-title-actions";
 
+/** How the editor closed: by a key (Enter/Escape: focus goes back to the title) or by leaving it. */
+export type EditorExit = "key" | "blur";
+
 interface TitleEditorProps {
   initial: string;
   /** Sends the rename; resolves with the server's verdict. */
   rename: (raw: string) => Promise<RenameResult>;
-  onClose: () => void;
+  onClose: (exit: EditorExit) => void;
+  className?: string;
 }
 
 /**
  * In-place title input. Enter or blur saves, Esc cancels. A title lib/title accepts is saved
  * optimistically (the editor closes at once); one it refuses goes to the server anyway and the
- * server's message is shown inline while nothing changes.
+ * server's message is shown under the field while nothing changes. The field is never disabled
+ * while it waits: a disabled field drops the focus to the page, and then nothing answers Esc.
  */
-export function TitleEditor({ initial, rename, onClose }: TitleEditorProps) {
+export function TitleEditor({ initial, rename, onClose, className }: TitleEditorProps) {
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
@@ -30,17 +36,17 @@ export function TitleEditor({ initial, rename, onClose }: TitleEditorProps) {
     input?.select();
   }, []);
 
-  const close = () => {
+  const close = (exit: EditorExit) => {
     if (closed.current) return;
     closed.current = true;
-    onClose();
+    onClose(exit);
   };
 
-  const save = async () => {
+  const save = async (exit: EditorExit) => {
     if (closed.current || checking) return;
-    if (value === initial) return close();
+    if (value === initial) return close(exit);
     if (normalizeUserTitle(value).ok) {
-      close();
+      close(exit);
       const result = await rename(value);
       if (!result.ok && result.message) toast.error(result.message);
       return;
@@ -48,24 +54,26 @@ export function TitleEditor({ initial, rename, onClose }: TitleEditorProps) {
     setChecking(true);
     const result = await rename(value);
     setChecking(false);
-    if (result.ok) return close();
-    if (result.message) {
-      setError(result.message);
-      inputRef.current?.focus();
-    } else close();
+    if (result.ok) return close(exit);
+    if (!result.message) return close(exit);
+    setError(result.message);
+    inputRef.current?.focus();
   };
 
   return (
-    <div className="relative flex min-w-0 flex-1 px-1">
+    <div className={clsx("flex min-w-0 flex-1 flex-col gap-1 px-1 py-1", className)}>
       <input
         ref={inputRef}
         data-testid="title-input"
+        // Escape here cancels the rename only: the drawer around it must not close too.
+        data-own-escape=""
         aria-label="Conversation title"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
+        aria-busy={checking || undefined}
         value={value}
         maxLength={1000}
-        disabled={checking}
+        readOnly={checking}
         onChange={(e) => {
           setValue(e.target.value);
           setError(null);
@@ -74,18 +82,18 @@ export function TitleEditor({ initial, rename, onClose }: TitleEditorProps) {
           e.stopPropagation();
           if (e.key === "Enter" && !e.nativeEvent.isComposing) {
             e.preventDefault();
-            void save();
+            void save("key");
           } else if (e.key === "Escape") {
             e.preventDefault();
-            close();
+            close("key");
           }
         }}
         // After a refusal, leaving the field gives up (nothing changes) instead of retrying.
-        onBlur={() => (error ? close() : void save())}
-        className="w-full rounded border border-blue-500 bg-white px-1.5 py-1 text-sm outline-none ring-2 ring-blue-500/30 dark:bg-neutral-900"
+        onBlur={() => (error ? close("blur") : void save("blur"))}
+        className="h-8 w-full rounded border border-blue-600 bg-white px-1.5 text-sm outline-none ring-2 ring-blue-600/30 dark:border-blue-400 dark:bg-neutral-900"
       />
       {error ? (
-        <p id={errorId} role="alert" data-testid="title-error" className="absolute left-1 right-1 top-full z-20 mt-0.5 rounded border border-red-300 bg-white px-2 py-1 text-xs text-red-700 shadow dark:border-red-800 dark:bg-neutral-900 dark:text-red-300">
+        <p id={errorId} role="alert" data-testid="title-error" className="px-1 text-xs text-red-700 dark:text-red-300">
           {error}
         </p>
       ) : null}

@@ -1,9 +1,10 @@
 import type { RenameResult } from "@/lib/client/use-title-actions";
+import type { EditorExit } from "./TitleEditor";
 
 /** Callbacks every row shares (one stable object, so memoised rows don't re-render for it). */
 export interface RowActions {
   startEdit: (threadId: string) => void;
-  endEdit: () => void;
+  endEdit: (threadId: string, exit: EditorExit) => void;
   rename: (threadId: string, raw: string) => Promise<RenameResult>;
   setStarred: (threadId: string, starred: boolean) => void;
   regenerate: (threadId: string) => void;

@@ -22,6 +22,13 @@ interface AppShellProps {
 }
 
 const DESKTOP = "(min-width: 768px)";
+/** How long after the drawer closed a freshly mounted menu button (the next page's) takes the focus. */
+const REFOCUS_WINDOW_MS = 5_000;
+
+/** Something in the drawer handles Escape itself (a rename, a search to clear): the drawer stays open. */
+const handlesOwnEscape = (e: KeyboardEvent) => Boolean((e.target as HTMLElement | null)?.closest?.("[data-own-escape]"));
+
+const focusFell = () => !document.activeElement || document.activeElement === document.body;
 
 function NewChatButton({ onClick }: { onClick: () => void }) {
   return (
@@ -29,7 +36,7 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
       type="button"
       data-testid="new-chat"
       onClick={onClick}
-      className="flex w-full items-center gap-2 rounded-md border border-neutral-200 px-3 py-2 text-sm font-medium hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800"
+      className="flex min-h-11 w-full items-center gap-2 rounded-md border border-neutral-300 px-3 py-2 text-sm font-medium hover:bg-neutral-100 md:min-h-0 dark:border-neutral-700 dark:hover:bg-neutral-800"
     >
       <PlusIcon /> New conversation
     </button>
@@ -47,6 +54,16 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
   const asideSearch = useRef<HTMLInputElement>(null);
   const drawerSearch = useRef<HTMLInputElement>(null);
   const focusDrawerSearch = useRef(false);
+  const drawerButton = useRef<HTMLButtonElement | null>(null);
+  const refocusDrawerButtonUntil = useRef(0);
+  // A row followed from the drawer mounts a new page, and a new menu button: focus goes there.
+  const drawerButtonRef = useCallback((el: HTMLButtonElement | null) => {
+    drawerButton.current = el;
+    if (el && Date.now() < refocusDrawerButtonUntil.current && focusFell()) {
+      refocusDrawerButtonUntil.current = 0;
+      el.focus();
+    }
+  }, []);
 
   useBackgroundRuns();
   // A delete made in another tab hides the row here; an open conversation says so itself (ChatView).
@@ -58,8 +75,8 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
     router.push("/");
   }, [router]);
   const controls = useMemo<ShellControls>(
-    () => ({ openDrawer: () => setDrawerOpen(true), startNewChat, newChatKey }),
-    [startNewChat, newChatKey],
+    () => ({ openDrawer: () => setDrawerOpen(true), drawerButtonRef, startNewChat, newChatKey }),
+    [drawerButtonRef, startNewChat, newChatKey],
   );
 
   // Ctrl/Cmd+K: focus the title search (opening the drawer on narrow screens).
@@ -84,6 +101,13 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
 
   return (
     <ShellContext.Provider value={controls}>
+      <a
+        href="#conversation"
+        data-testid="skip-link"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-blue-700 focus:shadow-lg focus:outline-2 focus:outline-blue-600 dark:focus:bg-neutral-900 dark:focus:text-blue-300"
+      >
+        Skip to conversation
+      </a>
       <div className="flex h-dvh overflow-hidden">
         <aside
           data-testid="sidebar"
@@ -109,6 +133,15 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
                 }
                 focusDrawerSearch.current = false;
               }}
+              onEscapeKeyDown={(e) => {
+                if (handlesOwnEscape(e)) e.preventDefault();
+              }}
+              onCloseAutoFocus={(e) => {
+                // Back to the menu button that opens the drawer (a new one if a row opened a page).
+                e.preventDefault();
+                refocusDrawerButtonUntil.current = Date.now() + REFOCUS_WINDOW_MS;
+                if (drawerButton.current?.isConnected) drawerButton.current.focus();
+              }}
               className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[85vw] flex-col bg-neutral-50 shadow-xl outline-none md:hidden dark:bg-neutral-900"
             >
               <div className="flex items-center justify-between px-4 pb-2 pt-4">
@@ -116,7 +149,8 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
                 <Dialog.Description className="sr-only">Your conversations, newest first</Dialog.Description>
                 <Dialog.Close
                   aria-label="Close conversations"
-                  className="grid size-8 place-items-center rounded-md hover:bg-neutral-200 dark:hover:bg-neutral-800"
+                  data-testid="close-drawer"
+                  className="grid size-11 place-items-center rounded-md hover:bg-neutral-200 dark:hover:bg-neutral-800"
                 >
                   <CloseIcon />
                 </Dialog.Close>
@@ -134,7 +168,9 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>
-        <main className="flex min-w-0 flex-1 flex-col">{children}</main>
+        <main id="conversation" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none">
+          {children}
+        </main>
       </div>
       <TitleAnnouncer model={model} />
     </ShellContext.Provider>

@@ -3,6 +3,8 @@ import { createContext, useContext } from "react";
 
 export interface ShellControls {
   openDrawer: () => void;
+  /** Ref for the header's menu button: closing the drawer gives it the focus back. */
+  drawerButtonRef: (el: HTMLButtonElement | null) => void;
   /** Starts a fresh conversation (also when the new-chat page already shows a thread). */
   startNewChat: () => void;
   /** Changes on every startNewChat: the new-chat page keys its ChatView with it. */
@@ -11,6 +13,7 @@ export interface ShellControls {
 
 export const ShellContext = createContext<ShellControls>({
   openDrawer: () => undefined,
+  drawerButtonRef: () => undefined,
   startNewChat: () => undefined,
   newChatKey: 0,
 });

@@ -16,7 +16,7 @@ export function TitleHistoryButton({ threadId }: { threadId: string }) {
         aria-label="Title history"
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
-        className="grid size-9 shrink-0 place-items-center rounded-md text-neutral-600 hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-blue-500 dark:text-neutral-400 dark:hover:bg-neutral-800"
+        className="grid size-11 shrink-0 place-items-center rounded-md text-neutral-600 hover:bg-neutral-100 md:size-9 focus-visible:outline-2 focus-visible:outline-blue-500 dark:text-neutral-400 dark:hover:bg-neutral-800"
       >
         <History width={18} height={18} aria-hidden="true" />
       </button>

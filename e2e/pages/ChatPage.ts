@@ -10,6 +10,8 @@ export class ChatPage {
   readonly assistantMessages: Locator;
   readonly userMessages: Locator;
   readonly offlineBanner: Locator;
+  readonly titleEditor: Locator;
+  readonly titleError: Locator;
   readonly stoppedMarks: Locator;
   readonly imagePlaceholders: Locator;
   readonly error: Locator;
@@ -25,6 +27,8 @@ export class ChatPage {
     this.assistantMessages = page.getByTestId("message-assistant");
     this.userMessages = page.getByTestId("message-user");
     this.offlineBanner = page.getByTestId("offline-banner");
+    this.titleEditor = page.getByTestId("chat-view").getByTestId("title-input");
+    this.titleError = page.getByTestId("chat-view").getByTestId("title-error");
     this.stoppedMarks = page.getByTestId("stopped-mark");
     this.imagePlaceholders = page.getByTestId("image-placeholder");
     this.error = page.getByTestId("chat-error");
@@ -75,6 +79,19 @@ export class ChatPage {
 
   async isStreaming(): Promise<boolean> {
     return this.stopButton.isVisible();
+  }
+
+  /** Renames from the header (double-click or F2 on the title). */
+  async renameInHeader(title: string, how: "double-click" | "f2" = "double-click") {
+    if (how === "double-click") await this.title.dblclick();
+    else {
+      await this.title.focus();
+      await this.page.keyboard.press("F2");
+    }
+    await expect(this.titleEditor).toBeFocused();
+    await this.titleEditor.fill(title);
+    await this.titleEditor.press("Enter");
+    await expect(this.titleEditor).toBeHidden();
   }
 
   async expectTitle(text: string) {

@@ -37,6 +37,24 @@ export class Sidebar {
     return this.row(threadId).getByTestId("title-lock");
   }
 
+  link(threadId: string): Locator {
+    return this.row(threadId).getByTestId("thread-link");
+  }
+
+  menuButton(threadId: string): Locator {
+    return this.row(threadId).getByTestId("row-menu-button");
+  }
+
+  /** The open tooltip (row or header): the whole title, then its provenance. */
+  tooltip(): { title: Locator; provenance: Locator } {
+    // Radix renders the body twice: the visible one first, then a hidden copy for screen readers.
+    const tip = this.page.getByTestId("tooltip");
+    return {
+      title: tip.getByTestId("title-tooltip-title").first(),
+      provenance: tip.getByTestId("title-tooltip-provenance").first(),
+    };
+  }
+
   async openMenu(threadId: string) {
     const row = this.row(threadId);
     await row.hover();

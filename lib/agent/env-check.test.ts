@@ -17,6 +17,9 @@ describe("start-time settings check", () => {
     [{ CHAT_MODEL: "gpt-4o-mini" }, /CHAT_MODEL=openai:gpt-4o-mini needs OPENAI_API_KEY/],
     [{ TITLE_MODEL: "openai:" }, /TITLE_MODEL must be provider:model/],
     [{ TITLE_MODEL: "anthropic:claude haiku", ANTHROPIC_API_KEY: "k" }, /TITLE_MODEL must be provider:model/],
+    [{ RUN_TIMEOUT_S: "0" }, /RUN_TIMEOUT_S.*1.*86400/],
+    [{ MAX_CONCURRENT_RUNS: "many" }, /MAX_CONCURRENT_RUNS.*1.*1000/],
+    [{ RUN_REPLAY_EVENTS: "10" }, /RUN_REPLAY_EVENTS.*100.*1000000/],
   ])("names the variable and its bounds: %o", (env, message) => {
     expect(validateServerEnv(env)).toMatch(message);
   });

@@ -1,4 +1,5 @@
 import { loadTitleConfig } from "@/lib/title";
+import { runLimitsFromEnv } from "@/lib/server/run-limits";
 import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */
@@ -6,6 +7,7 @@ export function validateServerEnv(env: Readonly<Record<string, string | undefine
   try {
     loadTitleConfig(env);
     validateModelEnv(env);
+    runLimitsFromEnv(env);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -34,6 +34,9 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
   const dbPath = path.join(dir, "threadline.sqlite");
   const db = new Database(dbPath);
   db.pragma("journal_mode = WAL");
+  // FULL: every commit is fsynced before it is acknowledged, so a power loss cannot take back a
+  // rename or a message the API already confirmed (WAL's NORMAL may lose the last commits).
+  db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
   const checkpointer = new SqliteSaver(db);
   const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });

@@ -89,3 +89,20 @@ describe("live titles in the query cache", () => {
     expect(rowAndHeader(qc, "a").row).toBeNull();
   });
 });
+
+describe("the header's lookup", () => {
+  const page = (rows: ThreadPage["rows"], fetchedAt = 1): ThreadPage => ({ rows, fetchedAt, nextOffset: null, asOf: "x" });
+
+  it("sees a starred row that no list page holds (a pin there beats the seed)", () => {
+    const qc = clientWithList([rowOf("a", "Listed")]);
+    qc.setQueryData(threadKeys.starred(), page([{ ...rowOf("s", "Pinned while answering", "user"), starred: true }]));
+    const header = computeThreadTitle(qc, "s", { title: "Old values title", source: { kind: "fallback" } });
+    expect(header).toMatchObject({ title: "Pinned while answering", source: { kind: "user" } });
+  });
+
+  it("sees the open thread's own registry row beyond the loaded pages", () => {
+    const qc = clientWithList([rowOf("a", "Listed")]);
+    qc.setQueryData(threadKeys.one("far"), page([rowOf("far", "Far away", "model")]));
+    expect(computeThreadTitle(qc, "far", { title: "Old values title", source: { kind: "fallback" } }).title).toBe("Far away");
+  });
+});

@@ -84,10 +84,10 @@ describe("latestServerFact / resolveThreadTitle", () => {
 
 describe("provenanceLabel", () => {
   it("says where a title came from", () => {
-    expect(provenanceLabel({ kind: "fallback" })).toBe("from your first message");
-    expect(provenanceLabel({ kind: "model", model: "gpt-4o-mini" })).toBe("named by gpt-4o-mini");
-    expect(provenanceLabel({ kind: "model" })).toBe("named by the model");
-    expect(provenanceLabel({ kind: "user" })).toBe("named by you");
-    expect(provenanceLabel(null)).toBe("not named yet");
+    expect(provenanceLabel({ kind: "fallback" })).toBe("From your first message");
+    expect(provenanceLabel({ kind: "model", model: "openai:gpt-4o-mini" })).toBe("Named by openai:gpt-4o-mini");
+    expect(provenanceLabel({ kind: "model" })).toBe("Named by the model");
+    expect(provenanceLabel({ kind: "user" })).toBe("Named by you");
+    expect(provenanceLabel(null)).toBe("Not named yet");
   });
 });

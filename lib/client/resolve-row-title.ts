@@ -71,16 +71,16 @@ export function resolveThreadTitle(
   return resolveRowTitle(latestServerFact(row, fetchedAt, patch), patch?.edit, patch?.stream);
 }
 
-/** Tooltip text telling where a title came from. */
+/** Where a title came from, as the line under it in the row and header tooltips. */
 export function provenanceLabel(source: TitleSource | null): string {
   switch (source?.kind) {
     case "fallback":
-      return "from your first message";
+      return "From your first message";
     case "model":
-      return `named by ${source.model?.trim() || "the model"}`;
+      return `Named by ${source.model?.trim() || "the model"}`;
     case "user":
-      return "named by you";
+      return "Named by you";
     default:
-      return "not named yet";
+      return "Not named yet";
   }
 }

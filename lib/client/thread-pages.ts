@@ -74,3 +74,20 @@ export function fetchStarredPage(client: Client, signal?: AbortSignal): Promise<
 export function nextPageParam(last: ThreadPage): PageParam | undefined {
   return last.nextOffset === null ? undefined : { offset: last.nextOffset, asOf: last.asOf };
 }
+
+/**
+ * One thread's row from the registry (the list's own source), as a one-row page: an open
+ * conversation beyond the loaded pages still gets its sidebar row and header title from it.
+ */
+export async function fetchThreadRowPage(client: Client, threadId: string, signal?: AbortSignal): Promise<ThreadPage> {
+  const fetchedAt = Date.now();
+  const threads = await client.threads.search({
+    select: [...LEAN_SELECT],
+    extract: { ...LEAN_EXTRACT },
+    ids: [threadId],
+    limit: 1,
+    signal,
+  });
+  const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null && r.id === threadId);
+  return { rows, fetchedAt, nextOffset: null, asOf: "" };
+}

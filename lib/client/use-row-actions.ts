@@ -2,9 +2,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toast } from "sonner";
-import { apiErrorMessage, getBrowserClient } from "./api-client";
+import { actionErrorText } from "./action-error";
+import { getBrowserClient } from "./api-client";
 import { broadcast } from "./cross-tab";
-import { errorTextForPeople } from "./error-text";
 import { holdDelete, releaseDelete } from "./pending-deletes";
 import { patchRow } from "./row-patches";
 
@@ -23,7 +23,7 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
         broadcast({ type: "starred", threadId, starred });
       } catch (err) {
         patchRow(qc, threadId, (p) => ({ ...p, starred: !starred }));
-        toast.error(`Couldn't ${starred ? "star" : "unstar"} the conversation: ${apiErrorMessage(err)}`);
+        toast.error(actionErrorText(starred ? "star" : "unstar", err));
       }
     },
     [qc],
@@ -47,7 +47,7 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
           broadcast({ type: "deleted", threadId });
         } catch (err) {
           patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
-          toast.error(`Couldn't delete “${title}”. ${errorTextForPeople(err)}`, {
+          toast.error(actionErrorText("delete", err), {
             id: `delete-failed:${threadId}`,
             duration: Infinity,
             action: {

@@ -1,11 +1,11 @@
 "use client";
-import { useInfiniteQuery, useQuery, type InfiniteData } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getBrowserClient } from "./api-client";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
 import { buildThreadListModel } from "./thread-list-model";
-import { fetchStarredPage, fetchThreadPage, FIRST_PAGE, nextPageParam } from "./thread-pages";
+import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE, nextPageParam } from "./thread-pages";
 import type { PageParam, ThreadPage } from "./types";
 
 /** Server-rendered first pages of the sidebar. */
@@ -18,12 +18,26 @@ export interface InitialList {
 const restamp = (page: ThreadPage | null) =>
   page ? { ...page, fetchedAt: typeof window === "undefined" ? page.fetchedAt : Date.now() } : undefined;
 
+/** Seeds the open conversation's server-rendered registry row into the cache (fresher than any copy held). */
+export function seedThreadRow(qc: QueryClient, threadId: string, page: ThreadPage | null): void {
+  if (page) qc.setQueryData(threadKeys.one(threadId), restamp(page));
+}
+
+const holds = (pages: readonly ThreadPage[] | undefined, id: string) => pages?.some((p) => p.rows.some((r) => r.id === id)) ?? false;
+
 /**
  * The sidebar list: one lean request per page (cached, never refetched on focus) plus one for
  * the starred threads, merged with this tab's patches into the memoised list model. The
- * server-rendered first pages seed the cache, so the list is there on first paint.
+ * server-rendered first pages seed the cache, so the list is there on first paint. The open
+ * conversation is always in it, also when it lies beyond the loaded pages (its own row query).
  */
-export function useThreadList(search: string, initial: InitialList, now: number, tzOffsetMin: number | null) {
+export function useThreadList(
+  search: string,
+  initial: InitialList,
+  now: number,
+  tzOffsetMin: number | null,
+  openThreadId: string | null = null,
+) {
   const [seed] = useState(() => ({ page: restamp(initial.page), starred: restamp(initial.starred) }));
   const query = useInfiniteQuery({
     queryKey: threadKeys.list(search),
@@ -50,13 +64,19 @@ export function useThreadList(search: string, initial: InitialList, now: number,
   const patches = usePatches();
   const pages = query.data?.pages;
   const starredPage = search === "" ? starred.data : undefined;
-  const model = useMemo(
-    () =>
-      buildThreadListModel(starredPage ? [starredPage, ...(pages ?? [])] : (pages ?? []), patches, now, {
-        includeDrafts: search === "",
-        tzOffsetMin,
-      }),
-    [pages, starredPage, patches, now, search, tzOffsetMin],
-  );
+  const openId = search === "" ? openThreadId : null;
+  const openIsListed = !openId || holds(pages, openId) || holds(starredPage ? [starredPage] : [], openId) || Boolean(patches[openId]?.draft);
+  const openRow = useQuery({
+    queryKey: threadKeys.one(openId ?? ""),
+    queryFn: ({ signal }) => fetchThreadRowPage(getBrowserClient(), openId ?? "", signal),
+    enabled: !openIsListed,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+  });
+  const openPage = openId && !openIsListed ? openRow.data : undefined;
+  const model = useMemo(() => {
+    const all = [...(starredPage ? [starredPage] : []), ...(pages ?? []), ...(openPage ? [openPage] : [])];
+    return buildThreadListModel(all, patches, now, { includeDrafts: search === "", tzOffsetMin });
+  }, [pages, starredPage, openPage, patches, now, search, tzOffsetMin]);
   return { model, query };
 }

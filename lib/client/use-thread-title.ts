@@ -15,10 +15,17 @@ export interface ThreadTitleView {
 
 const NONE: ThreadTitleView = { title: null, source: null, pending: false };
 
+/** Every registry page this tab holds that may carry `id`: the list, the starred rows, its own row. */
+export function cachedPagesFor(qc: QueryClient, id: string): ThreadPage[] {
+  const list = qc.getQueryData<InfiniteData<ThreadPage>>(threadKeys.list(""))?.pages ?? [];
+  const starred = qc.getQueryData<ThreadPage | null>(threadKeys.starred());
+  const own = qc.getQueryData<ThreadPage | null>(threadKeys.one(id));
+  return [...list, ...(starred ? [starred] : []), ...(own ? [own] : [])];
+}
+
 function findListRow(qc: QueryClient, id: string): { row: ThreadRow; fetchedAt: number } | undefined {
-  const data = qc.getQueryData<InfiniteData<ThreadPage>>(threadKeys.list(""));
   let found: { row: ThreadRow; fetchedAt: number } | undefined;
-  for (const page of data?.pages ?? []) {
+  for (const page of cachedPagesFor(qc, id)) {
     const row = page.rows.find((r) => r.id === id);
     if (row && (!found || page.fetchedAt > found.fetchedAt)) found = { row, fetchedAt: page.fetchedAt };
   }
@@ -26,9 +33,8 @@ function findListRow(qc: QueryClient, id: string): { row: ThreadRow; fetchedAt: 
 }
 
 /**
- * The one title of a thread, exactly as its sidebar row shows it (same inputs, same
- * `resolveThreadTitle`). `seed` is the server-rendered state's title, used only when the list
- * holds no row for the thread (an old thread opened by URL), so the header never flashes.
+ * The one title of a thread, exactly as its sidebar row shows it (same registry rows, same
+ * `resolveThreadTitle`). `seed` is used only when no cached page holds the thread at all.
  */
 export function computeThreadTitle(qc: QueryClient, threadId: string | null, seed?: TitleFact | null): ThreadTitleView {
   if (!threadId) return NONE;

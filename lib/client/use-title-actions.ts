@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toast } from "sonner";
 import { normalizeUserTitle, titleFactOf } from "@/lib/title";
+import { actionErrorText } from "./action-error";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { offerRenameUndo } from "./rename-undo";
@@ -37,7 +38,7 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     clearOwnEdit();
     const message = apiErrorMessage(err);
     if (apiErrorStatus(err) === 422 || apiErrorCode(err) === "title-invalid") return { ok: false, message };
-    toast.error(`Couldn't rename the conversation: ${message}`);
+    toast.error(actionErrorText("rename", err));
     return { ok: false, message: null };
   }
 }
@@ -49,7 +50,7 @@ export async function regenerateThreadTitle(qc: QueryClient, threadId: string): 
     recordServerTitle(qc, threadId, fact);
     return true;
   } catch (err) {
-    toast.error(`Couldn't name the conversation: ${apiErrorMessage(err)}`);
+    toast.error(actionErrorText("regenerate", err));
     return false;
   }
 }

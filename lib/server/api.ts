@@ -7,6 +7,7 @@ import { Registry } from "./registry";
 import { repairAfterRestart } from "./repair";
 import { Router, pathSegments } from "./router";
 import { RunManager } from "./run-manager";
+import type { RunLimits } from "./run-limits";
 import { buildRoutes } from "./routes";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles";
@@ -19,6 +20,8 @@ export interface ApiDeps {
   titleConfig: TitleConfig;
   /** The title model behind "Let AI name this"; null/absent = the local fallback. */
   titler?: ModelTitler | null;
+  /** Run time, concurrency and replay bounds (RUN_TIMEOUT_S, MAX_CONCURRENT_RUNS, RUN_REPLAY_EVENTS). */
+  runLimits?: Partial<RunLimits>;
 }
 
 export interface Api {
@@ -39,7 +42,7 @@ export function createApi(deps: ApiDeps): Api {
   (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
   const q = createQueries(deps.db);
   const registry = new Registry(q);
-  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer });
+  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));

@@ -1,5 +1,6 @@
 import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
+import { runLimitsFromEnv } from "./run-limits";
 import type { AgentGraph } from "./graph";
 
 const key = Symbol.for("threadline.api");
@@ -18,6 +19,7 @@ export function getApi(): Promise<Api> {
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,
       titler: app.titler,
+      runLimits: runLimitsFromEnv(process.env),
     }),
   );
   return g[key];

@@ -34,8 +34,26 @@ export function titleWriterNode(graph: AgentGraph): string | undefined {
   return TITLE_WRITER_NODE in graph.nodes ? TITLE_WRITER_NODE : undefined;
 }
 
-export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string, title: string, source: TitleSource) {
-  return graph.updateState(threadConfig(threadId), { title, title_source: source }, titleWriterNode(graph));
+/**
+ * A title write on the thread's latest checkpoint. When a failed or interrupted run left a step
+ * pending (`next` not empty), the write is attributed to the node that ran last, so the pending
+ * step survives and a retry with `input: null` still resumes it; otherwise to the title writer.
+ * `extra` adds state keys to the same checkpoint (an interrupted first run's unsaved message).
+ */
+export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string, title: string, source: TitleSource, extra?: Record<string, unknown>) {
+  const config = threadConfig(threadId);
+  const values = { ...extra, title, title_source: source };
+  if (!extra) {
+    const snap = await graph.getState(config);
+    if (snap.next.length && snap.next[0] !== "__start__") {
+      try {
+        return await graph.updateState(config, values);
+      } catch {
+        // LangGraph could not tell which node ran last: fall through to the title writer.
+      }
+    }
+  }
+  return graph.updateState(config, values, titleWriterNode(graph));
 }
 
 export function checkpointJson(config: RunnableConfig | undefined) {

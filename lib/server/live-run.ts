@@ -6,16 +6,25 @@ import type { RunEvent } from "./sse";
 export type CancelAction = "interrupt" | "rollback";
 type Listener = (event: RunEvent | null) => void;
 
+/** Token events: the only ones the replay buffer may drop, since `values` snapshots carry their text. */
+const isTokenEvent = (event: string) => event === "messages" || event.startsWith("messages|");
+
 /**
  * One run in memory: its event buffer (for join / Last-Event-ID replay) and its subscribers.
  * Every event is serialised once and fanned out to all subscribers; `null` tells them it ended.
+ * The buffer is bounded: past `maxReplayEvents`, token events still reach live subscribers but
+ * are not kept for replay; `values`, `metadata`, `error` and the rest always are.
  */
 export class LiveRun {
   readonly events: RunEvent[] = [];
+  private nextId = 0;
+  /** Token events live subscribers got but a replay will not (buffer full). */
+  droppedFromReplay = 0;
   private readonly listeners = new Set<Listener>();
   readonly abort = new AbortController();
   status: RunStatus = "pending";
   cancelAction: CancelAction | null = null;
+  timedOut = false;
   error: { error: string; message: string } | null = null;
   /** Latest checkpoint when the run started; rollback drops everything after it. */
   startCheckpointId: string | null = null;
@@ -30,16 +39,30 @@ export class LiveRun {
     readonly threadId: string,
     readonly body: RunCreate,
     readonly modes: StreamMode[],
+    private readonly maxReplayEvents = Infinity,
   ) {}
 
   get finished() {
     return this.finishedAt != null;
   }
 
+  get subscriberCount() {
+    return this.listeners.size;
+  }
+
   emit(event: string, data: unknown) {
-    const e: RunEvent = { id: this.events.length, event, data: typeof data === "string" ? data : JSON.stringify(data ?? null) };
-    this.events.push(e);
-    for (const l of this.listeners) l(e);
+    const e: RunEvent = { id: this.nextId++, event, data: typeof data === "string" ? data : JSON.stringify(data ?? null) };
+    if (this.events.length < this.maxReplayEvents || !isTokenEvent(event)) this.events.push(e);
+    else this.droppedFromReplay++;
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        // One broken subscriber must not stop the run or starve the others.
+        this.listeners.delete(l);
+        console.error("[runs] dropped a subscriber that threw", err);
+      }
+    }
   }
 
   /** Replays buffered events after `afterId`, then follows live ones. Returns an unsubscribe. */
@@ -56,7 +79,13 @@ export class LiveRun {
   finish() {
     if (this.finished) return;
     this.finishedAt = Date.now();
-    for (const l of this.listeners) l(null);
+    for (const l of this.listeners) {
+      try {
+        l(null);
+      } catch {
+        // The run is over either way; waiters below must still be released.
+      }
+    }
     this.listeners.clear();
     this.resolveDone();
   }

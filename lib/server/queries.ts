@@ -18,6 +18,7 @@ export interface ThreadRow {
   title: string | null;
   title_source: string | null;
   pin_pending: number;
+  sync_pending?: number;
   [extracted: `ex_${number}`]: string | null;
 }
 
@@ -59,9 +60,10 @@ export function createQueries(db: Database.Database) {
   const q = {
     getThread: db.prepare<[string], ThreadRow>("SELECT * FROM tl_threads WHERE thread_id = ?"),
     insertThread: db.prepare(
-      `INSERT INTO tl_threads (thread_id, created_at, updated_at, metadata, status, values_json, title, title_source)
-       VALUES (@thread_id, @at, @at, @metadata, 'idle', @values_json, @title, @title_source)`,
+      `INSERT INTO tl_threads (thread_id, created_at, updated_at, metadata, status, values_json, title, title_source, pin_pending)
+       VALUES (@thread_id, @at, @at, @metadata, 'idle', @values_json, @title, @title_source, @pin_pending)`,
     ),
+    setSyncPending: db.prepare("UPDATE tl_threads SET sync_pending = ? WHERE thread_id = ?"),
     setMetadata: db.prepare("UPDATE tl_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?"),
     setStatus: db.prepare("UPDATE tl_threads SET status = ? WHERE thread_id = ?"),
     setStatusTouched: db.prepare("UPDATE tl_threads SET status = ?, updated_at = ? WHERE thread_id = ?"),
@@ -87,7 +89,7 @@ export function createQueries(db: Database.Database) {
          SELECT MAX(b.at) FROM tl_thread_activity b
          WHERE b.thread_id = tl_thread_activity.thread_id AND b.at < @cutoff)`,
     ),
-    busyThreads: db.prepare<[], ThreadRow>("SELECT * FROM tl_threads WHERE status = 'busy' OR pin_pending = 1"),
+    busyThreads: db.prepare<[], ThreadRow>("SELECT * FROM tl_threads WHERE status = 'busy' OR pin_pending = 1 OR sync_pending = 1"),
     insertRun: db.prepare(
       `INSERT INTO tl_runs (run_id, thread_id, assistant_id, status, created_at, updated_at, metadata, kwargs, multitask_strategy)
        VALUES (@run_id, @thread_id, @assistant_id, @status, @created_at, @created_at, @metadata, @kwargs, @multitask_strategy)`,
@@ -100,7 +102,21 @@ export function createQueries(db: Database.Database) {
     ),
     deleteRun: db.prepare("DELETE FROM tl_runs WHERE run_id = ?"),
     deleteThreadRuns: db.prepare("DELETE FROM tl_runs WHERE thread_id = ?"),
-    unfinishedRuns: db.prepare<[], RunRow>("SELECT * FROM tl_runs WHERE status IN ('pending', 'running')"),
+    unfinishedRuns: db.prepare<[], RunRow>("SELECT * FROM tl_runs WHERE status IN ('pending', 'running') ORDER BY created_at, run_id"),
+    deleteCheckpoints: db.prepare("DELETE FROM checkpoints WHERE thread_id = ?"),
+    deleteWrites: db.prepare("DELETE FROM writes WHERE thread_id = ?"),
+    // The checkpoint's metadata repeats the thread id (run metadata); the copy names its own.
+    copyCheckpoints: db.prepare(
+      `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+       SELECT @to, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
+         CASE WHEN json_valid(CAST(metadata AS TEXT)) AND json_type(CAST(metadata AS TEXT), '$.thread_id') IS NOT NULL
+           THEN CAST(json_set(CAST(metadata AS TEXT), '$.thread_id', @to) AS BLOB) ELSE metadata END
+       FROM checkpoints WHERE thread_id = @from`,
+    ),
+    copyWrites: db.prepare(
+      `INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value)
+       SELECT @to, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value FROM writes WHERE thread_id = @from`,
+    ),
     // A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows.
     insertTitleRequest: db.prepare(
       `INSERT INTO tl_title_requests (thread_id, at, model, purpose, system, user, max_tokens, outcome, title, reason, latency_ms)
@@ -126,41 +142,50 @@ export function createQueries(db: Database.Database) {
     db,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     getThread: (id: string) => q.getThread.get(id),
-    insertThread(row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null }) {
-      q.insertThread.run({ values_json: null, title: null, title_source: null, ...row });
+    insertThread: db.transaction((row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) => {
+      q.insertThread.run({ values_json: null, title: null, title_source: null, pin_pending: 0, ...row });
       logActivity(row.thread_id, row.at);
       if (row.title) q.addRevision.run(row.thread_id, row.title, row.title_source ?? null, row.at);
-    },
-    setMetadata(id: string, metadata: string, at: string) {
+    }),
+    setMetadata: db.transaction((id: string, metadata: string, at: string) => {
       q.setMetadata.run(metadata, at, id);
       logActivity(id, at);
-    },
-    setStatus(id: string, status: ThreadStatus, at?: string) {
+    }),
+    setStatus: db.transaction((id: string, status: ThreadStatus, at?: string) => {
       if (at) {
         q.setStatusTouched.run(status, at, id);
         logActivity(id, at);
       } else q.setStatus.run(status, id);
-    },
+    }),
     setValues: (id: string, valuesJson: string | null, interruptsJson: string | null) =>
       q.setValues.run(valuesJson, interruptsJson, id),
-    /** Writes the projection and records the revision for title search. */
-    setTitle(id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) {
+    /** Writes the projection and records the revision for title search (one transaction). */
+    setTitle: db.transaction((id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) => {
       q.setTitle.run(title, sourceJson, pinPending ? 1 : 0, at, id);
       logActivity(id, at);
       if (title) q.addRevision.run(id, title, sourceJson, at);
-    },
+    }),
     clearPin: (id: string) => q.clearPin.run(id),
-    touch(id: string, at: string) {
+    setSyncPending: (id: string, on: boolean) => q.setSyncPending.run(on ? 1 : 0, id),
+    touch: db.transaction((id: string, at: string) => {
       q.touch.run(at, id);
       logActivity(id, at);
-    },
+    }),
     copyRevisions: (toId: string, fromId: string) => q.copyRevisions.run(toId, fromId),
-    deleteThread(id: string) {
+    /** The thread, its checkpoints (the saver's tables, same file) and its rows: all or nothing. */
+    deleteThread: db.transaction((id: string) => {
+      q.deleteCheckpoints.run(id);
+      q.deleteWrites.run(id);
       q.deleteThread.run(id);
       q.deleteRevisions.run(id);
       q.deleteActivity.run(id);
       q.deleteThreadRuns.run(id);
       q.deleteTitleRequests.run(id);
+    }),
+    /** Every checkpoint and pending write of a thread under a new id (run inside the copy's transaction). */
+    copyCheckpoints(fromId: string, toId: string) {
+      q.copyCheckpoints.run({ from: fromId, to: toId });
+      q.copyWrites.run({ from: fromId, to: toId });
     },
     threadsNeedingRepair: () => q.busyThreads.all(),
     searchThreads(query: ThreadQuery): ThreadRow[] {

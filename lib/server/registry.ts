@@ -97,6 +97,10 @@ export class Registry {
 
   clearPendingPin = (threadId: string) => this.q.clearPin(threadId);
 
+  /** Marks an idle-thread write under way (checkpoint first, registry second); see schema.ts. */
+  markSyncPending = (threadId: string) => this.q.setSyncPending(threadId, true);
+  clearSyncPending = (threadId: string) => this.q.setSyncPending(threadId, false);
+
   setTitle(threadId: string, fact: TitleFact) {
     this.q.setTitle(threadId, fact.title, fact.source ? JSON.stringify(fact.source) : null, false, nowIso());
   }

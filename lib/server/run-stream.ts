@@ -28,43 +28,79 @@ function wanted(modes: string[] | undefined) {
   };
 }
 
+/** Events one subscriber may have waiting beyond what its socket accepts before it is cut off. */
+export const MAX_QUEUED_EVENTS = 10_000;
+
 /**
  * An SSE response following one run: buffered events first, then live ones, heartbeats in
  * between. A client leaving only unsubscribes; the run goes on unless onDisconnect says otherwise.
+ *
+ * Backpressure: events are handed to the response only as fast as the client reads them (a
+ * pull-based stream). Until then they wait in this subscriber's queue; a client so slow that
+ * `maxQueued` events pile up is cut off (the run goes on) and can rejoin with Last-Event-ID.
  */
-export function runStreamResponse(run: LiveRun, opts: RunStreamOptions): Response {
+export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQueued?: number }): Response {
   const path = runPath(run.threadId, run.runId);
   const filter = wanted(opts.modes);
+  const maxQueued = opts.maxQueued ?? MAX_QUEUED_EVENTS;
+  const queue: Uint8Array[] = [];
+  let ended = false;
   let closed = false;
+  let wake: (() => void) | null = null;
   let unsubscribe = () => {};
   let timer: ReturnType<typeof setInterval> | undefined;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
   const stop = (clientLeft: boolean) => {
     if (closed) return;
     closed = true;
     unsubscribe();
     clearInterval(timer);
+    poke();
     if (clientLeft && !run.finished) opts.onDisconnect?.();
   };
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (opts.signal?.aborted) return stop(true);
-      opts.signal?.addEventListener("abort", () => stop(true), { once: true });
-      timer = setInterval(() => {
-        if (!closed) controller.enqueue(HEARTBEAT);
-      }, HEARTBEAT_MS);
-      timer.unref?.();
-      unsubscribe = run.subscribe(opts.afterId, (e) => {
-        if (closed) return;
-        if (e === null) {
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start() {
+        if (opts.signal?.aborted) return stop(true);
+        opts.signal?.addEventListener("abort", () => stop(true), { once: true });
+        timer = setInterval(() => {
+          // A heartbeat only when nothing else is waiting: it must not grow a slow client's queue.
+          if (!closed && !queue.length) {
+            queue.push(HEARTBEAT);
+            poke();
+          }
+        }, HEARTBEAT_MS);
+        timer.unref?.();
+        unsubscribe = run.subscribe(opts.afterId, (e) => {
+          if (closed) return;
+          if (e === null) ended = true;
+          else if (filter(e)) queue.push(encodeEvent(e));
+          if (queue.length > maxQueued) {
+            queue.length = 0;
+            ended = true;
+            stop(false);
+          }
+          poke();
+        });
+      },
+      async pull(controller) {
+        while (!queue.length && !ended && !closed) await new Promise<void>((r) => (wake = r));
+        if (queue.length) controller.enqueue(queue.shift()!);
+        else {
           stop(false);
           controller.close();
-        } else if (filter(e)) controller.enqueue(encodeEvent(e));
-      });
+        }
+      },
+      cancel() {
+        stop(true);
+      },
     },
-    cancel() {
-      stop(true);
-    },
-  });
+    { highWaterMark: 1 },
+  );
   const headers: Record<string, string> = { "Content-Location": path };
   if (opts.resumable) headers.Location = `${path}/stream`;
   return new Response(body, { status: 200, headers: sseHeaders(headers) });

@@ -15,6 +15,9 @@ import type Database from "better-sqlite3";
  * - tl_runs: run rows, so a restart can see what was pending or running when the process died.
  * - tl_title_requests: the audit of every title-model request (what was sent, how it ended),
  *   deleted with its thread.
+ * - tl_threads.sync_pending (added column): an idle-thread write (rename, regenerate, state
+ *   update) is under way; it writes the checkpoint first and the registry second, so a crash in
+ *   between leaves this flag for restart repair to re-sync the registry from the checkpoint.
  */
 const DDL = `
 CREATE TABLE IF NOT EXISTS tl_threads (
@@ -89,6 +92,15 @@ CREATE TABLE IF NOT EXISTS tl_title_requests (
 CREATE INDEX IF NOT EXISTS tl_title_requests_thread ON tl_title_requests (thread_id, id);
 `;
 
+/** Columns added after the first release; ALTER TABLE has no IF NOT EXISTS, so each is checked. */
+const ADDED_COLUMNS: { table: string; column: string; ddl: string }[] = [
+  { table: "tl_threads", column: "sync_pending", ddl: "ALTER TABLE tl_threads ADD COLUMN sync_pending INTEGER NOT NULL DEFAULT 0" },
+];
+
 export function ensureRegistrySchema(db: Database.Database): void {
   db.exec(DDL);
+  for (const { table, column, ddl } of ADDED_COLUMNS) {
+    const cols = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+    if (!cols.some((c) => c.name === column)) db.exec(ddl);
+  }
 }

@@ -14,6 +14,7 @@ import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
 import type { AgentGraph } from "./graph";
+import type { RunLimits } from "./run-limits";
 
 /**
  * Test-only chat model: answers from a script (cycling), streams word by word with an optional
@@ -87,6 +88,7 @@ export interface HarnessOptions {
   tools?: StructuredToolInterface[];
   /** Reuse a data dir (restart tests). */
   dir?: string;
+  runLimits?: Partial<RunLimits>;
 }
 
 /** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
@@ -100,7 +102,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;
   const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
-  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler });
+  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler, runLimits: opts.runLimits });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
   return {
@@ -115,6 +117,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     async close() {
       await api.ready;
       await api.runs.drainAll();
+      api.runs.close();
       db.close();
       if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
     },

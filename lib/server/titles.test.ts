@@ -168,7 +168,7 @@ describe("regenerate and title history", () => {
 });
 
 describe("restart repair", () => {
-  it("turns what a crash left (busy thread, running run, pending pin) into a consistent idle thread", async () => {
+  it("turns what a crash left (busy thread, running run, pending pin) into a consistent thread that shows the error", async () => {
     h = createHarness();
     const t = await h.client.threads.create();
     await h.client.runs.wait(t.thread_id, "agent", { input: human("Before the crash") });
@@ -182,7 +182,7 @@ describe("restart repair", () => {
 
     h = createHarness({ dir });
     await h.api.ready;
-    expect((await h.client.threads.get(t.thread_id)).status).toBe("idle");
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
     expect((await h.client.runs.get(t.thread_id, "00000000-0000-4000-8000-000000000001")).status).toBe("error");
     const state = await h.client.threads.getState<TitleValues>(t.thread_id);
     expect(state.values).toMatchObject({ title: "Pinned before crash", title_source: USER });

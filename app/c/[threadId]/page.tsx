@@ -1,30 +1,36 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ChatView, type ChatState } from "@/components/chat/ChatView";
+import { SeedThreadRow } from "@/components/shell/SeedThreadRow";
 import { documentTitleFor } from "@/lib/client/document-title";
 import { titleFactOf } from "@/lib/title";
-import { loadAppInfo, loadThread } from "../../_data";
+import { loadAppInfo, loadThread, loadThreadRow } from "../../_data";
 
 type Params = { params: Promise<{ threadId: string }> };
 
+// The title comes from the registry row, like the sidebar's: never from `values`, which lags
+// behind a pin made while a run is going.
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { threadId } = await params;
-  const thread = await loadThread(threadId);
-  return { title: documentTitleFor(thread ? titleFactOf(thread.values).title : null) };
+  const row = await loadThreadRow(threadId);
+  return { title: documentTitleFor(row?.rows[0].title.title ?? null) };
 }
 
 export default async function ConversationPage({ params }: Params) {
   const { threadId } = await params;
-  const thread = await loadThread(threadId);
+  const [thread, row] = await Promise.all([loadThread(threadId), loadThreadRow(threadId)]);
   if (!thread) notFound();
   const values = (thread.values ?? {}) as ChatState;
   return (
-    <ChatView
-      key={threadId}
-      threadId={threadId}
-      initialValues={{ ...values, messages: Array.isArray(values.messages) ? values.messages : [] }}
-      initialFact={titleFactOf(thread.values)}
-      app={loadAppInfo()}
-    />
+    <>
+      <SeedThreadRow key={`row:${threadId}`} threadId={threadId} page={row} />
+      <ChatView
+        key={threadId}
+        threadId={threadId}
+        initialValues={{ ...values, messages: Array.isArray(values.messages) ? values.messages : [] }}
+        initialFact={row?.rows[0].title ?? titleFactOf(thread.values)}
+        app={loadAppInfo()}
+      />
+    </>
   );
 }

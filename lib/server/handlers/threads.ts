@@ -50,8 +50,7 @@ export const deleteThread: Handler = async ({ api, params }) => {
   api.registry.get(id);
   const release = await api.runs.drain(id);
   try {
-    await api.checkpointer.deleteThread(id);
-    api.q.deleteThread(id);
+    api.q.deleteThread(id); // checkpoints and registry rows in one transaction
   } finally {
     release();
   }

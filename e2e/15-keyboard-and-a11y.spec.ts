@@ -1,0 +1,202 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { ChatPage } from "./pages/ChatPage";
+import { Sidebar } from "./pages/Sidebar";
+import { apiClient, expect, test } from "./support";
+
+const TITLES = ["Keyboard row one", "Keyboard row two", "Keyboard row three", "Keyboard row four"];
+const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** Serious or critical axe violations on the page as it is now (only what is on screen). */
+async function seriousViolations(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test.describe("keyboard, focus and accessibility", () => {
+  test.describe.configure({ timeout: 120_000 });
+  const ids: string[] = [];
+
+  test.beforeAll(async () => {
+    const client = apiClient();
+    for (const title of TITLES) {
+      const thread = await client.threads.create();
+      await client.threads.updateState(thread.thread_id, { values: { title } });
+      ids.push(thread.thread_id);
+    }
+  });
+
+  test("skip link first; the list is one Tab stop with arrows inside; focus returns after rename and delete", async ({ page, chat, sidebar }) => {
+    const [one, two, three] = ids; // newest last: `three` is above `two` in the list
+    await chat.open(two);
+
+    await page.keyboard.press("Tab");
+    const skip = page.getByTestId("skip-link");
+    await expect(skip).toBeFocused();
+    await expect(skip).toHaveText("Skip to conversation");
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main#conversation")).toBeFocused();
+
+    // Search → Tab enters the list on the open row; Tab again leaves it; Shift+Tab comes back.
+    await page.keyboard.press("Control+k");
+    await expect(sidebar.search).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(sidebar.link(two)).toBeFocused();
+    await page.keyboard.press("Tab");
+    const inList = () => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="sidebar"]')));
+    expect(await inList(), "Tab left the list in one step").toBe(false);
+    await page.keyboard.press("Shift+Tab");
+    await expect(sidebar.link(two)).toBeFocused();
+    await page.keyboard.press("Shift+Tab");
+    await expect(sidebar.search).toBeFocused();
+    await page.keyboard.press("Tab");
+
+    // Arrows move inside; the last focused row is the Tab stop; → reaches the row's menu button.
+    await page.keyboard.press("ArrowUp");
+    await expect(sidebar.link(three)).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(sidebar.rows.first().getByTestId("thread-link")).toBeFocused();
+    await page.keyboard.press("End");
+    await expect(sidebar.rows.last().getByTestId("thread-link")).toBeFocused();
+    await page.keyboard.press("Home");
+    await sidebar.link(three).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(sidebar.menuButton(three)).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await expect(sidebar.link(three)).toBeFocused();
+    await page.keyboard.press("Shift+Tab");
+    await expect(sidebar.search).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(sidebar.link(three)).toBeFocused();
+
+    // Rename: saved or cancelled, the focus comes back to the row.
+    await page.keyboard.press("F2");
+    await expect(sidebar.editor).toBeFocused();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" renamed");
+    await page.keyboard.press("Enter");
+    await expect(sidebar.rowTitle(three)).toHaveText("Keyboard row three renamed");
+    await expect(sidebar.link(three)).toBeFocused();
+    await page.keyboard.press("F2");
+    await page.keyboard.press("Escape");
+    await expect(sidebar.editor).toBeHidden();
+    await expect(sidebar.link(three)).toBeFocused();
+
+    // A refused title: the focus stays in the field, the message sits under it without covering
+    // the next row, and Escape still cancels.
+    await page.keyboard.press("F2");
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Enter");
+    await expect(sidebar.editorError).toHaveText("Title must not be empty");
+    await expect(sidebar.editor).toBeFocused();
+    const layout = async () => {
+      const [message, field, below] = await Promise.all([
+        sidebar.editorError.boundingBox(),
+        sidebar.editor.boundingBox(),
+        sidebar.row(two).boundingBox(),
+      ]);
+      return { underField: message!.y >= field!.y + field!.height - 1, overNextRow: message!.y + message!.height > below!.y + 1 };
+    };
+    await expect.poll(layout).toEqual({ underField: true, overNextRow: false });
+    await page.keyboard.press("Escape");
+    await expect(sidebar.editor).toBeHidden();
+    await expect(sidebar.rowTitle(three)).toHaveText("Keyboard row three renamed");
+    await expect(sidebar.link(three)).toBeFocused();
+
+    // Delete from the row menu by keyboard: the focus goes to the next row.
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("row-menu")).toBeVisible();
+    await page.keyboard.press("End");
+    await expect(page.getByTestId("menu-delete")).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(sidebar.row(three)).toHaveCount(0);
+    await expect(sidebar.link(two)).toBeFocused();
+    await page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" }).getByRole("button", { name: "Undo" }).click();
+    await expect(sidebar.row(three)).toBeVisible();
+    void one;
+  });
+
+  test("mobile drawer: Escape in a rename stays in the drawer; closing it returns focus to the menu button; 44 px targets", async ({ browser }) => {
+    const context = await browser.newContext(MOBILE);
+    const page = await context.newPage();
+    const chat = new ChatPage(page);
+    await chat.open(ids[1]);
+    const drawer = page.getByTestId("drawer");
+    const list = new Sidebar(page, drawer);
+
+    await page.getByTestId("open-drawer").click();
+    await expect(drawer).toBeVisible();
+    await list.link(ids[0]).focus();
+    await page.keyboard.press("F2");
+    await expect(list.editor).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(list.editor).toBeHidden();
+    await expect(drawer).toBeVisible();
+    await expect(list.link(ids[0])).toBeFocused();
+
+    // Every control in the drawer and the header is at least 44 × 44 px.
+    const small = await page.evaluate(() => {
+      const scope = [document.querySelector('[data-testid="drawer"]'), document.querySelector("header")];
+      const controls = scope.flatMap((root) => [...(root?.querySelectorAll("a, button, input") ?? [])]);
+      return controls
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.width > 0 && box.height > 0 && (box.width < 44 || box.height < 44))
+        .map(({ el, box }) => `${el.getAttribute("data-testid") ?? el.tagName} ${Math.round(box.width)}×${Math.round(box.height)}`);
+    });
+    expect(small).toEqual([]);
+
+    // The focused row's tooltip is dismissed first (WCAG 1.4.13), then the drawer closes.
+    await expect(page.getByTestId("tooltip")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("tooltip")).toHaveCount(0);
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId("open-drawer")).toBeFocused();
+
+    // Following a row opens a new page: its menu button gets the focus.
+    await page.getByTestId("open-drawer").click();
+    await list.link(ids[0]).click();
+    await expect(drawer).toBeHidden();
+    await expect(chat.title).toHaveText(TITLES[0]);
+    await expect(page.getByTestId("open-drawer")).toBeFocused();
+    await context.close();
+  });
+
+  test("no serious or critical axe violations, light and dark: home, conversation, row menu, rename editor, mobile drawer", async ({ browser }) => {
+    test.setTimeout(240_000);
+    const found: string[] = [];
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await desktop.newPage();
+    const chat = new ChatPage(page);
+    const sidebar = new Sidebar(page);
+    const mobile = await browser.newContext(MOBILE);
+    const phone = await mobile.newPage();
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await phone.emulateMedia({ colorScheme });
+      await chat.openNew();
+      found.push(...(await seriousViolations(page, `${colorScheme} home`)));
+      await chat.open(ids[1]);
+      found.push(...(await seriousViolations(page, `${colorScheme} conversation`)));
+      await sidebar.openMenu(ids[0]);
+      found.push(...(await seriousViolations(page, `${colorScheme} row menu`)));
+      await page.keyboard.press("Escape");
+      await sidebar.startEditing(ids[0], "f2");
+      found.push(...(await seriousViolations(page, `${colorScheme} rename editor`)));
+      await page.keyboard.press("Escape");
+
+      await new ChatPage(phone).open(ids[1]);
+      await phone.getByTestId("open-drawer").click();
+      await expect(phone.getByTestId("drawer")).toBeVisible();
+      found.push(...(await seriousViolations(phone, `${colorScheme} mobile drawer`)));
+    }
+    await desktop.close();
+    await mobile.close();
+    expect(found).toEqual([]);
+  });
+});
