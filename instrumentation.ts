@@ -8,4 +8,11 @@ export async function register() {
     console.error(`Threadline cannot start: ${problem}`);
     process.exit(1);
   }
+  // Next has started listening by now (it sets PORT then); local mode must not be reachable from the network.
+  const { localModeExposure } = await import("./lib/server/auth/loopback-only");
+  const exposed = localModeExposure(process.env, Number(process.env.PORT || 3000));
+  if (exposed) {
+    console.error(`Threadline cannot start: ${exposed}`);
+    process.exit(1);
+  }
 }

@@ -41,7 +41,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
   webServer: {
-    command: `node_modules/.bin/next start -p ${PORT}`,
+    command: `node_modules/.bin/next start -H 127.0.0.1 -p ${PORT}`,
     url: `${process.env.E2E_BASE_URL}/api/langgraph/info`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -55,6 +55,8 @@ export default defineConfig({
       // The offline model: make sure no real provider is picked up from the environment.
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
+      // e2e/api/cross-site.spec.ts: http://localhost:PORT is a listed origin, http://127.0.0.1:PORT is not.
+      THREADLINE_CORS_ORIGINS: `http://localhost:${PORT}`,
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },
   },

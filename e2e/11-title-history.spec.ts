@@ -28,7 +28,7 @@ test("title history lists every revision with its source and restores one as the
   await expect(panel.getByRole("heading", { name: "Title history" })).toBeVisible();
   await expect(revisions).toHaveCount(3);
   await expect(revisions.getByTestId("title-revision-title")).toHaveText(["Lisbon in May", "Lisbon trip", fallbackTitle(text)]);
-  await expect(revisions.getByTestId("title-revision-source")).toHaveText(["Renamed by you", "Renamed by you", "From your first message"]);
+  await expect(revisions.getByTestId("title-revision-source")).toHaveText(["Named by you", "Named by you", "From your first message"]);
   await expect(revisions.first()).toHaveAttribute("data-current", "true");
   await expect(revisions.locator("time")).toHaveCount(3);
 
@@ -53,7 +53,7 @@ test("title history lists every revision with its source and restores one as the
   // The chat header opens the same panel; the restore is the newest revision now.
   await page.getByTestId("header-title-history").click();
   await expect(revisions).toHaveCount(4);
-  await expect(revisions.first().getByTestId("title-revision-source")).toHaveText("Renamed by you");
+  await expect(revisions.first().getByTestId("title-revision-source")).toHaveText("Named by you");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("header-title-history")).toBeFocused();
 });

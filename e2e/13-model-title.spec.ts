@@ -79,5 +79,5 @@ test("title history names the model, and a rename's Undo brings the model's titl
 
   await sidebar.menuItem(id, "menu-title-history");
   const sources = page.getByTestId("title-history").getByTestId("title-revision-source");
-  await expect(sources).toHaveText(["Named by AI (anthropic:e2e-title)", "Renamed by you", "Named by AI (anthropic:e2e-title)", "From your first message"]);
+  await expect(sources).toHaveText(["Named by AI (anthropic:e2e-title)", "Named by you", "Named by AI (anthropic:e2e-title)", "From your first message"]);
 });

@@ -3,7 +3,7 @@ import clsx from "clsx";
 import Link from "next/link";
 import { memo } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
-import { provenanceLabel } from "@/lib/client/resolve-row-title";
+import { describeTitleSource } from "@/lib/client/title-source-label";
 import { sameRowView } from "@/lib/client/thread-list-model";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import type { RowView } from "@/lib/client/types";
@@ -79,7 +79,7 @@ function ConversationRowImpl({ row, active, editing, tabbable, actions }: Conver
             {pinned ? (
               <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
             ) : null}
-            <span className="sr-only">, {provenanceLabel(row.source)}</span>
+            <span className="sr-only">, {describeTitleSource(row.source)}</span>
           </Link>
         </Tooltip>
       )}

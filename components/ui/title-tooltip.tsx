@@ -1,5 +1,5 @@
 import type { TitleSource } from "@/lib/title";
-import { provenanceLabel } from "@/lib/client/resolve-row-title";
+import { describeTitleSource } from "@/lib/client/title-source-label";
 
 /** A tooltip's body for a title: the whole title (rows and the header truncate it), then where it came from. */
 export function TitleTooltipBody({ title, source }: { title: string; source: TitleSource | null }) {
@@ -9,7 +9,7 @@ export function TitleTooltipBody({ title, source }: { title: string; source: Tit
         {title}
       </bdi>
       <span className="block" data-testid="title-tooltip-provenance">
-        {provenanceLabel(source)}
+        {describeTitleSource(source)}
       </span>
     </span>
   );

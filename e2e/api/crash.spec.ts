@@ -22,7 +22,8 @@ type Msg = { type: string; content: unknown };
 type Values = { title?: string | null; title_source?: { kind: string } | null; messages?: Msg[] };
 
 async function startServer(dataDir: string, instant: boolean): Promise<ChildProcess> {
-  const child = spawn("node_modules/.bin/next", ["start", "-p", String(PORT)], {
+  // Loopback only: local mode refuses to serve where the network can reach it.
+  const child = spawn("node_modules/.bin/next", ["start", "-H", "127.0.0.1", "-p", String(PORT)], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

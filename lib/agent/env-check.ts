@@ -1,4 +1,6 @@
 import { loadTitleConfig } from "@/lib/title";
+import { authModeFromEnv } from "@/lib/server/auth/identity";
+import { guardConfigFromEnv } from "@/lib/server/auth/request-guard";
 import { runLimitsFromEnv } from "@/lib/server/run-limits";
 import { validateModelEnv } from "./models";
 
@@ -7,6 +9,8 @@ export function validateServerEnv(env: Readonly<Record<string, string | undefine
   try {
     loadTitleConfig(env);
     validateModelEnv(env);
+    authModeFromEnv(env);
+    guardConfigFromEnv(env);
     runLimitsFromEnv(env);
     return null;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { latestServerFact, provenanceLabel, resolveRowTitle, resolveThreadTitle } from "./resolve-row-title";
+import { latestServerFact, resolveRowTitle, resolveThreadTitle } from "./resolve-row-title";
 import type { ThreadRow, TimedFact } from "./types";
 
 const fb = (title: string, at: number, local = false): TimedFact => ({ fact: { title, source: { kind: "fallback" } }, at, local });
@@ -79,15 +79,5 @@ describe("latestServerFact / resolveThreadTitle", () => {
   it("resolves page row + patch in one call", () => {
     expect(resolveThreadTitle(row, 10, { stream: model("Streamed", 20) }).title).toBe("Streamed");
     expect(resolveThreadTitle(row, 10, { edit: { title: "Mine", at: 11 } }).title).toBe("Mine");
-  });
-});
-
-describe("provenanceLabel", () => {
-  it("says where a title came from", () => {
-    expect(provenanceLabel({ kind: "fallback" })).toBe("From your first message");
-    expect(provenanceLabel({ kind: "model", model: "openai:gpt-4o-mini" })).toBe("Named by openai:gpt-4o-mini");
-    expect(provenanceLabel({ kind: "model" })).toBe("Named by the model");
-    expect(provenanceLabel({ kind: "user" })).toBe("Named by you");
-    expect(provenanceLabel(null)).toBe("Not named yet");
   });
 });

@@ -70,17 +70,3 @@ export function resolveThreadTitle(
 ): ResolvedTitle {
   return resolveRowTitle(latestServerFact(row, fetchedAt, patch), patch?.edit, patch?.stream);
 }
-
-/** Where a title came from, as the line under it in the row and header tooltips. */
-export function provenanceLabel(source: TitleSource | null): string {
-  switch (source?.kind) {
-    case "fallback":
-      return "From your first message";
-    case "model":
-      return `Named by ${source.model?.trim() || "the model"}`;
-    case "user":
-      return "Named by you";
-    default:
-      return "Not named yet";
-  }
-}

@@ -15,9 +15,9 @@ describe("describeTitleSource", () => {
 
   it("describes the fallback, a rename and a missing source", () => {
     expect(describeTitleSource({ kind: "fallback" })).toBe("From your first message");
-    expect(describeTitleSource({ kind: "user" })).toBe("Renamed by you");
-    expect(describeTitleSource(null)).toBe("Origin unknown");
-    expect(describeTitleSource(undefined)).toBe("Origin unknown");
+    expect(describeTitleSource({ kind: "user" })).toBe("Named by you");
+    expect(describeTitleSource(null)).toBe("Not named yet");
+    expect(describeTitleSource(undefined)).toBe("Not named yet");
   });
 
   it("keeps the model of a source read from the API's JSON", () => {

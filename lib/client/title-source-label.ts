@@ -1,6 +1,6 @@
 import type { TitleSource } from "@/lib/title";
 
-/** One line saying who named a conversation, for tooltips and the title history. */
+/** The one line saying who named a conversation: row and header tooltips, screen readers, the title history. */
 export function describeTitleSource(source: TitleSource | null | undefined): string {
   switch (source?.kind) {
     case "model": {
@@ -10,9 +10,9 @@ export function describeTitleSource(source: TitleSource | null | undefined): str
     case "fallback":
       return "From your first message";
     case "user":
-      return "Renamed by you";
+      return "Named by you";
     default:
       // Titles stored before provenance was recorded have no source.
-      return "Origin unknown";
+      return "Not named yet";
   }
 }

@@ -2,6 +2,7 @@
 import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getBrowserClient } from "./api-client";
+import { useRefreshFirstPageOnReturn } from "./first-page-refresh";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
 import { buildThreadListModel } from "./thread-list-model";
@@ -26,10 +27,11 @@ export function seedThreadRow(qc: QueryClient, threadId: string, page: ThreadPag
 const holds = (pages: readonly ThreadPage[] | undefined, id: string) => pages?.some((p) => p.rows.some((r) => r.id === id)) ?? false;
 
 /**
- * The sidebar list: one lean request per page (cached, never refetched on focus) plus one for
- * the starred threads, merged with this tab's patches into the memoised list model. The
- * server-rendered first pages seed the cache, so the list is there on first paint. The open
- * conversation is always in it, also when it lies beyond the loaded pages (its own row query).
+ * The sidebar list: one lean request per page (cached) plus one for the starred threads, merged
+ * with this tab's patches into the memoised list model. The server-rendered first pages seed the
+ * cache, so the list is there on first paint. Only the first page is read again, when the window
+ * comes back (first-page-refresh.ts): react-query's own focus refetch would re-read every page.
+ * The open conversation is always in it, also when it lies beyond the loaded pages (its own row query).
  */
 export function useThreadList(
   search: string,
@@ -61,6 +63,7 @@ export function useThreadList(
     gcTime: Infinity,
     enabled: search === "",
   });
+  useRefreshFirstPageOnReturn(search);
   const patches = usePatches();
   const pages = query.data?.pages;
   const starredPage = search === "" ? starred.data : undefined;

@@ -11,6 +11,11 @@ import type { RunLimits } from "./run-limits";
 import { buildRoutes } from "./routes";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles";
+import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
+import { AuthRunner } from "./auth/enforce";
+import { identify, type AuthMode } from "./auth/identity";
+import { buildAuth } from "./auth/rules";
+import { guardConfigFromEnv, guardRequest, withCors, type GuardConfig } from "./auth/request-guard";
 
 export interface ApiDeps {
   /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
@@ -22,6 +27,17 @@ export interface ApiDeps {
   titler?: ModelTitler | null;
   /** Run time, concurrency and replay bounds (RUN_TIMEOUT_S, MAX_CONCURRENT_RUNS, RUN_REPLAY_EVENTS). */
   runLimits?: Partial<RunLimits>;
+  /** `THREADLINE_AUTH`; default `local` (one implicit user). */
+  authMode?: AuthMode;
+  /** Host allowlist and CORS origins; default: loopback hosts, no CORS. */
+  guard?: GuardConfig;
+}
+
+export interface ApiAuth {
+  mode: AuthMode;
+  /** The LangGraph auth rules (lib/server/auth/rules.ts), run with the LangGraph server's semantics. */
+  rules: AuthRunner;
+  keys: ApiKeyStore;
 }
 
 export interface Api {
@@ -31,10 +47,13 @@ export interface Api {
   titles: TitleService;
   graph: AgentGraph;
   checkpointer: BaseCheckpointSaver;
+  auth: ApiAuth;
   /** Resolves once restart repair is done; requests wait for it. */
   ready: Promise<void>;
-  /** Web-standard handler for everything under the API root. */
+  /** Web-standard handler for everything under the API root, for in-process callers (no network checks). */
   handle(req: Request): Promise<Response>;
+  /** The same, for requests from the network: Host allowlist, cross-site refusal and CORS first. */
+  serve(req: Request): Promise<Response>;
 }
 
 export function createApi(deps: ApiDeps): Api {
@@ -45,6 +64,10 @@ export function createApi(deps: ApiDeps): Api {
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
+  const guard = deps.guard ?? guardConfigFromEnv({});
+  const mode = deps.authMode ?? "local";
+  const keys = sqliteApiKeyStore(deps.db);
+  const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
   const api: Api = {
     q,
@@ -53,10 +76,16 @@ export function createApi(deps: ApiDeps): Api {
     titles,
     graph: deps.graph,
     checkpointer: deps.checkpointer,
+    auth,
     ready,
     async handle(req) {
       await ready;
       return router.handle(api, req, pathSegments(new URL(req.url).pathname));
+    },
+    async serve(req) {
+      const refused = guardRequest(req, guard);
+      if (refused) return refused;
+      return withCors(req, await api.handle(req), guard);
     },
   };
   return api;

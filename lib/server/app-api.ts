@@ -2,6 +2,8 @@ import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
 import { runLimitsFromEnv } from "./run-limits";
 import type { AgentGraph } from "./graph";
+import { authModeFromEnv } from "./auth/identity";
+import { guardConfigFromEnv } from "./auth/request-guard";
 
 const key = Symbol.for("threadline.api");
 type G = typeof globalThis & { [key]?: Promise<Api> };
@@ -19,6 +21,8 @@ export function getApi(): Promise<Api> {
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,
       titler: app.titler,
+      authMode: authModeFromEnv(),
+      guard: guardConfigFromEnv(),
       runLimits: runLimitsFromEnv(process.env),
     }),
   );

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { unprocessable } from "./errors";
 import type { Api } from "./api";
+import type { AuthFilters } from "./auth/enforce";
+import type { ThreadlineUser } from "./auth/identity";
 
 export interface RouteContext {
   api: Api;
@@ -9,7 +11,14 @@ export interface RouteContext {
   params: Record<string, string>;
   /** The parsed JSON body; undefined when the request had none. */
   body: unknown;
+  /** Who sent the request (the implicit local user in `local` mode). */
+  user: ThreadlineUser;
+  /** What the auth rules said about this route's event: a filter, and the value they may have stamped. */
+  authz: { filters?: AuthFilters; value: AuthValue };
 }
+
+/** The event value handed to the auth rules (LangGraph's shape); rules may stamp `metadata`. */
+export type AuthValue = { thread_id?: string; run_id?: string; metadata?: Record<string, unknown> } & Record<string, unknown>;
 export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
 
 /**

@@ -1,3 +1,4 @@
+import type { AuthFilters } from "./auth/enforce";
 import { unprocessable } from "./errors";
 import type { ThreadStatus } from "./queries";
 
@@ -21,6 +22,8 @@ export interface ThreadQuery {
   withValues: boolean;
   /** [alias, dotted path] pairs, e.g. ["title", "values.title"]. */
   extract?: [string, string][];
+  /** The auth rules' filter on thread metadata (e.g. `{ owner }`): ANDed with everything else. */
+  authFilters?: AuthFilters;
 }
 
 type Sql = { sql: string; params: unknown[] };
@@ -56,6 +59,24 @@ export function ftsQuery(text: string): string | null {
   return words.slice(0, 16).map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ");
 }
 
+/** One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list). */
+function authFilterSql(key: string, want: unknown): Sql {
+  const path = jsonPath([key]);
+  if (want && typeof want === "object") {
+    const op = want as { $eq?: unknown; $contains?: unknown };
+    if ("$eq" in op) return jsonEquals("t.metadata", path, op.$eq);
+    if ("$contains" in op) {
+      const needed = Array.isArray(op.$contains) ? op.$contains : [op.$contains];
+      return {
+        sql: `(json_type(t.metadata, ?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) n WHERE NOT EXISTS (SELECT 1 FROM json_each(t.metadata, ?) h WHERE h.value = n.value)))`,
+        params: [path, JSON.stringify(needed), path],
+      };
+    }
+    return { sql: "1 = 1", params: [] };
+  }
+  return jsonEquals("t.metadata", path, want);
+}
+
 export function buildThreadFilter(q: ThreadQuery): Sql {
   const parts: string[] = ["1 = 1"];
   const params: unknown[] = [];
@@ -81,6 +102,7 @@ export function buildThreadFilter(q: ThreadQuery): Sql {
     }
   }
   if (q.asOf) add({ sql: "t.created_at <= ?", params: [q.asOf] });
+  for (const [k, want] of Object.entries(q.authFilters ?? {})) add(authFilterSql(k, want));
   return { sql: parts.join(" AND "), params };
 }
 

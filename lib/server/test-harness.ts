@@ -13,6 +13,8 @@ import { createThreadlineAgent, type ModelTitler } from "@/lib/agent";
 import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
+import type { AuthMode } from "./auth/identity";
+import type { GuardConfig } from "./auth/request-guard";
 import type { AgentGraph } from "./graph";
 import type { RunLimits } from "./run-limits";
 
@@ -72,6 +74,8 @@ export interface Harness {
   db: Database.Database;
   dir: string;
   dbPath: string;
+  /** An SDK client that sends this API key (accounts mode). */
+  clientWithKey(apiKey: string): Client;
   /** Raw request through the same handler (for non-SDK routes and malformed bodies). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -89,6 +93,8 @@ export interface HarnessOptions {
   /** Reuse a data dir (restart tests). */
   dir?: string;
   runLimits?: Partial<RunLimits>;
+  authMode?: AuthMode;
+  guard?: GuardConfig;
 }
 
 /** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
@@ -102,7 +108,16 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;
   const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
-  const api = createApi({ db, checkpointer: saver, graph: agent.graph as unknown as AgentGraph, titleConfig, titler, runLimits: opts.runLimits });
+  const api = createApi({
+    db,
+    checkpointer: saver,
+    graph: agent.graph as unknown as AgentGraph,
+    titleConfig,
+    titler,
+    runLimits: opts.runLimits,
+    authMode: opts.authMode,
+    guard: opts.guard,
+  });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });
   return {
@@ -113,6 +128,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     db,
     dir,
     dbPath,
+    clientWithKey: (apiKey) => new Client({ apiUrl: API_URL, apiKey, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } }),
     fetch: (p, init) => handler(`${API_URL}${p}`, init),
     async close() {
       await api.ready;

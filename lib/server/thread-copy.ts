@@ -10,7 +10,7 @@ import type { ThreadRow } from "./queries";
  * a run) is owed by the copy too, and settle writes it through decideTitle (restart repair does,
  * if the process dies first).
  */
-export async function copyThread(api: Api, sourceId: string): Promise<ThreadRow> {
+export async function copyThread(api: Api, sourceId: string, metadata?: Record<string, unknown>): Promise<ThreadRow> {
   const newId = randomUUID();
   api.q.transaction(() => {
     const source = api.registry.get(sourceId);
@@ -18,7 +18,7 @@ export async function copyThread(api: Api, sourceId: string): Promise<ThreadRow>
     api.q.insertThread({
       thread_id: newId,
       at: nowIso(),
-      metadata: source.metadata,
+      metadata: metadata ? JSON.stringify(metadata) : source.metadata,
       values_json: source.values_json,
       title: source.title,
       title_source: source.title_source,

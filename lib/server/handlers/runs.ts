@@ -45,10 +45,23 @@ async function finalValues(api: Api, threadId: string, runId: string) {
   return toJsonValue(snap.values) ?? {};
 }
 
+/**
+ * The run body, with the metadata the auth rules stamped. A thread made by the run
+ * (`if_not_exists: "create"`) gets the filtered keys (the owner) too, so its creator can see it.
+ */
 function readRunBody(ctx: RouteContext) {
   const body = readBody(ctx, runCreateSchema);
   checkRunRequest(ctx.params.thread_id, body);
-  return body;
+  const { filters, value } = ctx.authz;
+  if (!filters) return body;
+  const stamped = value.metadata ?? {};
+  const { registry } = ctx.api;
+  const threadId = ctx.params.thread_id;
+  if (!registry.find(threadId) && body.if_not_exists === "create" && body.assistant_id === "agent") {
+    const owned = Object.fromEntries(Object.keys(filters).filter((k) => k in stamped).map((k) => [k, stamped[k]]));
+    registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...owned }, ifExists: "do_nothing" });
+  }
+  return { ...body, metadata: stamped };
 }
 
 export const streamRun: Handler = async (ctx) => {

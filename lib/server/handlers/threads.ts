@@ -1,5 +1,6 @@
+import { matchesFilters } from "../auth/enforce";
 import { nowIso } from "../clock";
-import { jsonResponse, unprocessable } from "../errors";
+import { conflict, jsonResponse, unprocessable } from "../errors";
 import { readBody, type Handler } from "../http";
 import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
 import type { ThreadQuery } from "../search-sql";
@@ -30,7 +31,11 @@ function splitMetadata(metadata: Record<string, unknown> | undefined) {
 export const createThread: Handler = async (ctx) => {
   const { api } = ctx;
   const body = readBody(ctx, threadCreateSchema);
-  const row = api.registry.create({ threadId: body.thread_id, metadata: body.metadata, ifExists: body.if_exists });
+  const { filters, value } = ctx.authz;
+  const existing = body.thread_id ? api.registry.find(body.thread_id) : undefined;
+  // Someone else's id: "already exists", as the LangGraph server says, and never their thread.
+  if (existing && !matchesFilters(JSON.parse(existing.metadata || "{}"), filters)) throw conflict(`Thread ${body.thread_id} already exists`);
+  const row = api.registry.create({ threadId: body.thread_id, metadata: value.metadata ?? body.metadata, ifExists: body.if_exists });
   return jsonResponse(api.registry.threadJson(row));
 };
 
@@ -40,7 +45,9 @@ export const patchThread: Handler = async (ctx) => {
   const { api, req, params } = ctx;
   const body = readBody(ctx, threadPatchSchema);
   api.registry.get(params.thread_id);
-  const row = body.metadata ? api.registry.patchMetadata(params.thread_id, body.metadata) : api.registry.get(params.thread_id);
+  // The rules' copy of the patch: they keep `owner` from being changed.
+  const patch = body.metadata ? (ctx.authz.value.metadata ?? body.metadata) : undefined;
+  const row = patch ? api.registry.patchMetadata(params.thread_id, patch) : api.registry.get(params.thread_id);
   if (req.headers.get("prefer") === "return=minimal") return new Response(null, { status: 204 });
   return jsonResponse(api.registry.threadJson(row));
 };
@@ -76,6 +83,7 @@ export const searchThreads: Handler = async (ctx) => {
     offset: body.offset ?? 0,
     withValues: !select || select.includes("values"),
     extract,
+    authFilters: ctx.authz.filters,
   };
   const rows = api.registry.search(query);
   // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
@@ -101,11 +109,16 @@ export const countThreads: Handler = async (ctx) => {
     limit: 0,
     offset: 0,
     withValues: false,
+    authFilters: ctx.authz.filters,
   });
   return jsonResponse(n);
 };
 
-export const copyThreadHandler: Handler = async ({ api, params }) => {
-  const row = await copyThread(api, params.thread_id);
+/** Like the LangGraph server: `threads:read` on the source (the router), then `threads:create` for the copy. */
+export const copyThreadHandler: Handler = async ({ api, params, user }) => {
+  const source = api.registry.get(params.thread_id);
+  const value = { metadata: JSON.parse(source.metadata || "{}") as Record<string, unknown> };
+  await api.auth.rules.authorize(user, "threads:create", value);
+  const row = await copyThread(api, params.thread_id, value.metadata);
   return jsonResponse(api.registry.threadJson(row));
 };

@@ -6,7 +6,8 @@ import { getApi } from "@/lib/server/app-api";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const handle = async (req: Request) => (await getApi()).handle(req);
+// From the network: Host allowlist, cross-site refusal and CORS run before the API (api.serve).
+const handle = async (req: Request) => (await getApi()).serve(req);
 
 export const GET = handle;
 export const POST = handle;
@@ -14,3 +15,4 @@ export const PATCH = handle;
 export const PUT = handle;
 export const DELETE = handle;
 export const HEAD = handle;
+export const OPTIONS = handle;

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../test-harness";
+import { guardConfigFromEnv } from "./request-guard";
+
+// Requests as the network delivers them to api.serve (the API route's entry): Host and Origin set.
+let h: Harness;
+beforeEach(() => {
+  h = createHarness({ guard: guardConfigFromEnv({ THREADLINE_CORS_ORIGINS: "https://ui.example" }) });
+});
+afterEach(() => h.close());
+
+function send(path: string, headers: Record<string, string>, init: RequestInit = {}) {
+  return h.api.serve(new Request(`http://127.0.0.1:3000/api/langgraph${path}`, { ...init, headers }));
+}
+const postJson = { method: "POST", body: "{}" };
+const json = { "Content-Type": "application/json" };
+
+describe("Host allowlist (DNS rebinding)", () => {
+  it("answers the loopback names on any port and refuses any other Host with 403 {detail}", async () => {
+    for (const host of ["localhost:3000", "127.0.0.1:49152", "[::1]:3000", "LOCALHOST"]) {
+      expect((await send("/threads/search", { host, ...json }, postJson)).status, host).toBe(200);
+    }
+    for (const host of ["evil.example", "evil.example:3000", "127.0.0.1.evil.example", "[::2]:3000"]) {
+      const res = await send("/info", { host });
+      expect(res.status, host).toBe(403);
+      expect(await res.json()).toEqual({ detail: expect.stringContaining("THREADLINE_ALLOWED_HOSTS") });
+    }
+  });
+
+  it("adds THREADLINE_ALLOWED_HOSTS and the host of BETTER_AUTH_URL", () => {
+    const cfg = guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example, box:8080", BETTER_AUTH_URL: "https://threads.example.org" });
+    expect([...cfg.allowedHosts].sort()).toEqual(["127.0.0.1", "[::1]", "box:8080", "chat.example", "localhost", "threads.example.org"]);
+    expect(() => guardConfigFromEnv({ THREADLINE_CORS_ORIGINS: "not a url" })).toThrow(/THREADLINE_CORS_ORIGINS/);
+  });
+
+  it("the in-process path (server components) is not a network request and is not checked", async () => {
+    const res = await h.api.handle(new Request("http://threadline.internal/api/langgraph/threads/search", { ...postJson, headers: json }));
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("cross-site requests", () => {
+  const host = "127.0.0.1:3000";
+
+  it("refuses a cross-origin write (with or without a cookie) with 403, and nothing is created", async () => {
+    for (const cookie of [{}, { cookie: "better-auth.session_token=abc" }] as Record<string, string>[]) {
+      const res = await send("/threads", { host, origin: "https://evil.example", ...json, ...cookie }, postJson);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ detail: expect.stringContaining("Cross-origin") });
+    }
+    expect(await h.client.threads.search()).toEqual([]);
+  });
+
+  it("lets same-origin writes, writes without Origin (SDK from Node) and API-key writes through", async () => {
+    expect((await send("/threads", { host, origin: "http://127.0.0.1:3000", ...json }, postJson)).status).toBe(200);
+    expect((await send("/threads", { host, ...json }, postJson)).status).toBe(200);
+    expect((await send("/threads", { host, origin: "https://ui.example", "x-api-key": "k", ...json }, postJson)).status).toBe(200);
+  });
+
+  it("a text/plain POST with a session cookie is 415 (a form cannot smuggle JSON)", async () => {
+    const res = await send("/threads", { host, origin: "http://127.0.0.1:3000", "content-type": "text/plain", cookie: "better-auth.session_token=abc" }, postJson);
+    expect(res.status).toBe(415);
+  });
+
+  it("CORS is off by default: a preflight from an unlisted origin is 403 and carries no CORS headers", async () => {
+    const res = await send("/threads", { host, origin: "https://other.example", "access-control-request-method": "POST" }, { method: "OPTIONS" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    const read = await send("/info", { host, origin: "https://other.example" });
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("a listed origin gets its preflight answered and may call with an API key", async () => {
+    const pre = await send("/threads/search", { host, origin: "https://ui.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" }, { method: "OPTIONS" });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/X-Api-Key/i);
+    const res = await send("/threads/search", { host, origin: "https://ui.example", "x-api-key": "k", ...json }, postJson);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(res.headers.get("access-control-expose-headers")).toMatch(/Content-Location/);
+    // Without a key even a listed origin may not write (its users' cookies are not credentials here).
+    expect((await send("/threads", { host, origin: "https://ui.example", ...json }, postJson)).status).toBe(403);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Network-edge checks for requests that come from outside the process (the API route and the
+ * pages' proxy.ts), in every auth mode. The in-process path (server components calling the API
+ * handler directly) never passes through here.
+ *
+ * - Host allowlist against DNS rebinding: a page on evil.example that re-points its name at
+ *   127.0.0.1 reaches us with `Host: evil.example`, which is refused.
+ * - Cross-site writes: a state-changing request that a browser sent from another origin (with a
+ *   session cookie, or relying on "being on localhost") is refused. Requests with an API key are
+ *   exempt: keys are never ambient, and a browser sends one cross-origin only after a preflight
+ *   from an origin listed in THREADLINE_CORS_ORIGINS.
+ */
+export interface GuardConfig {
+  /** Lowercase host names (no port), plus `host:port` entries that match only that port. */
+  allowedHosts: Set<string>;
+  corsOrigins: Set<string>;
+}
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const list = (raw: string | undefined) => (raw ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+
+export function guardConfigFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): GuardConfig {
+  const allowed = new Set(LOOPBACK);
+  for (const h of list(env.THREADLINE_ALLOWED_HOSTS)) allowed.add(h);
+  if (env.BETTER_AUTH_URL?.trim()) {
+    try {
+      allowed.add(new URL(env.BETTER_AUTH_URL.trim()).hostname.toLowerCase());
+    } catch {
+      throw new Error(`BETTER_AUTH_URL must be an absolute URL (got ${JSON.stringify(env.BETTER_AUTH_URL)})`);
+    }
+  }
+  const corsOrigins = new Set<string>();
+  for (const o of list(env.THREADLINE_CORS_ORIGINS)) {
+    let origin: string;
+    try {
+      origin = new URL(o).origin;
+    } catch {
+      throw new Error(`THREADLINE_CORS_ORIGINS must list origins like https://app.example (got ${JSON.stringify(o)})`);
+    }
+    corsOrigins.add(origin);
+  }
+  return { allowedHosts: allowed, corsOrigins };
+}
+
+/** "Example.com:3000" → ["example.com", "example.com:3000"]; "[::1]:80" → ["[::1]", "[::1]:80"]. */
+function hostForms(host: string): [string, string] {
+  const h = host.toLowerCase();
+  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(h);
+  return [m ? m[1] : h, h];
+}
+
+export function hostAllowed(host: string | null, cfg: GuardConfig): boolean {
+  if (!host) return false;
+  const [name, full] = hostForms(host);
+  return cfg.allowedHosts.has(name) || cfg.allowedHosts.has(full);
+}
+
+const hasApiKey = (req: Request) => req.headers.has("x-api-key") || /^Bearer\s/i.test(req.headers.get("authorization") ?? "");
+
+const refuse = (status: number, detail: string, headers?: HeadersInit) =>
+  new Response(JSON.stringify({ detail }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers } });
+
+const CORS_ALLOW_HEADERS = "Content-Type, X-Api-Key, Authorization, Last-Event-ID, Prefer";
+const CORS_EXPOSE_HEADERS = "Content-Location, Location, X-Threadline-Server-Time";
+
+/**
+ * null = let the request through; otherwise the answer to send (a 403, or a preflight's 204).
+ * `host` is the Host header as the server received it.
+ */
+export function guardRequest(req: Request, cfg: GuardConfig): Response | null {
+  const host = req.headers.get("host") ?? new URL(req.url).host;
+  if (!hostAllowed(host, cfg)) {
+    return refuse(403, `Host ${JSON.stringify(host)} is not allowed; add it to THREADLINE_ALLOWED_HOSTS`);
+  }
+  const origin = req.headers.get("origin");
+  const crossOrigin = origin != null && !sameOrigin(origin, host);
+  if (req.method === "OPTIONS") {
+    if (!crossOrigin) return new Response(null, { status: 204 });
+    if (!cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
+    return new Response(null, {
+      status: 204,
+      headers: {
+        "Access-Control-Allow-Origin": origin,
+        "Access-Control-Allow-Methods": "GET, POST, PATCH, PUT, DELETE",
+        "Access-Control-Allow-Headers": CORS_ALLOW_HEADERS,
+        "Access-Control-Max-Age": "600",
+        Vary: "Origin",
+      },
+    });
+  }
+  // A browser sends a key header cross-origin only after a preflight we allowed; keys are not ambient.
+  if (!crossOrigin || hasApiKey(req)) return null;
+  if (SAFE_METHODS.has(req.method)) return null; // the browser keeps the answer from the page (no CORS headers)
+  return refuse(403, `Cross-origin request from ${origin} refused`);
+}
+
+/** Adds CORS headers to an answer for a listed origin (the guard already required an API key). */
+export function withCors(req: Request, res: Response, cfg: GuardConfig): Response {
+  const origin = req.headers.get("origin");
+  if (!origin || !cfg.corsOrigins.has(origin) || !hasApiKey(req)) return res;
+  const headers = new Headers(res.headers);
+  headers.set("Access-Control-Allow-Origin", origin);
+  headers.set("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+  headers.append("Vary", "Origin");
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+function sameOrigin(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false; // "null" (sandboxed frames, file://) is never our origin
+  }
+}
