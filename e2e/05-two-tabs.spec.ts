@@ -23,9 +23,33 @@ test("a rename, a new conversation and a delete in one tab show in the other wit
   await expect(otherSidebar.rowTitle(id2)).toHaveText(fallbackTitle(newText));
   await chat.waitForAnswerToFinish();
 
-  // Delete (after the undo window) disappears from the other tab, which leaves the deleted page.
+  // Delete (after the undo window) disappears from the other tab, which says so on the deleted
+  // page instead of silently jumping to a new chat.
   await sidebar.menuItem(id, "menu-delete");
   await expect(sidebar.row(id)).toBeHidden();
   await expect(otherSidebar.row(id)).toBeHidden({ timeout: 15_000 });
+  await expect(otherChat.deletedNotice).toContainText("deleted in another tab");
+  await expect(other).toHaveURL(new RegExp(`/c/${id}$`));
+  await expect(otherChat.input).toHaveCount(0);
+  await other.getByTestId("deleted-notice-new-chat").click();
   await expect(other).toHaveURL(/\/$/);
+  await expect(otherChat.input).toBeVisible();
+});
+
+test("a message sent in one tab appears in the other while it is answered, without a reload", async ({ context, chat }) => {
+  const id = await chat.startConversation("Which houseplants like low light?");
+  await chat.waitForAnswerToFinish();
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  await otherChat.open(id);
+  await expect(otherChat.assistantMessages).toHaveCount(1);
+
+  await chat.send("And which ones are safe for cats?");
+  await expect(otherChat.userMessages.last()).toHaveText("And which ones are safe for cats?");
+  await expect(otherChat.assistantMessages).toHaveCount(2);
+  await expect(otherChat.stopButton).toBeVisible(); // following the answer live, not after the fact
+  await chat.waitForAnswerToFinish();
+  await otherChat.waitForAnswerToFinish();
+  await expect(otherChat.assistantMessages.last()).toContainText("safe for cats");
+  await expect(otherChat.assistantMessages.last()).toContainText("restart the server.");
 });

@@ -28,7 +28,7 @@ test("a failed run shows inline with a retry that works", async ({ page, chat })
     route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ detail: "Thread is busy, try again" }) }),
   );
   await chat.send("And another one?");
-  await expect(page.getByTestId("chat-error")).toContainText("Thread is busy, try again");
+  await expect(page.getByTestId("chat-error")).toContainText("busy with another answer");
   await page.unroute("**/runs/stream");
   await page.getByTestId("retry-button").click();
   await chat.waitForAnswerToFinish();

@@ -4,17 +4,22 @@ import { useStream } from "@langchain/langgraph-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { TitleFact, TitleSource } from "@/lib/title";
-import { apiErrorMessage, ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
+import { ASSISTANT_ID, getBrowserClient } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { userMessageContent, type ComposerAttachment } from "@/lib/client/attachments";
 import { instantTitleOf } from "@/lib/client/instant-title";
 import { visibleMessages } from "@/lib/client/chat-messages";
+import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
-import { planRetry } from "@/lib/client/retry-plan";
+import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
+import { NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
+import { useOtherTabs } from "@/lib/client/use-other-tabs";
+import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
+import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
 
@@ -32,6 +37,11 @@ export type ChatState = {
   title?: string | null;
   title_source?: TitleSource | null;
 };
+
+/** What Retry repeats: our last send, or a run of another tab this view tried to join. */
+type LastAction = { kind: "send"; input: SentInput } | { kind: "join"; runId: string };
+
+const UNCHECKED_SEND = "Couldn't check whether your message arrived, so it was not sent again. Check your connection, then try again.";
 
 interface ChatViewProps {
   /** null on the new-conversation page until the first message creates the thread. */
@@ -51,7 +61,9 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const qc = useQueryClient();
   const [threadId, setThreadId] = useState(initialThreadId);
   const firstMessage = useRef<{ content: unknown } | null>(null);
-  const [lastSent, setLastSent] = useState<SentInput | null>(null);
+  const [lastAction, setLastAction] = useState<LastAction | null>(null);
+  const [retryProblem, setRetryProblem] = useState<string | null>(null);
+  const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
 
   const onThreadId = useCallback(
     (id: string | null) => {
@@ -74,7 +86,17 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     initialValues: initialValues ?? undefined,
     fetchStateHistory: false,
     reconnectOnMount: runRegistry.storage,
-    onCreated: (run) => recordRunActivity(qc, run.thread_id, true),
+    onCreated: (run) => {
+      noteRun({ threadId: run.thread_id, runId: run.run_id });
+      recordRunActivity(qc, run.thread_id, true, { runId: run.run_id });
+    },
+    // Following a run failed for want of a connection (e.g. rejoining after a reload): Retry
+    // follows it again (a send of ours keeps its own retry).
+    onError: (err, run) => {
+      const runId = run?.run_id;
+      if (runId && isRequestFailure(err)) setLastAction((prev) => prev ?? { kind: "join", runId });
+    },
+    onStop,
   });
 
   // Which thread is on screen (background runs are followed only for the others).
@@ -112,12 +134,25 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     wasLoading.current = isLoading;
   }, [qc, isLoading, threadId]);
 
-  const submit = stream.submit;
+  const { submit, joinStream } = stream;
+  const join = useCallback(
+    (runId: string) => {
+      setLastAction({ kind: "join", runId });
+      setRetryProblem(null);
+      // Recorded like our own runs: Stop can cancel it, a reload or leaving keeps following it.
+      if (threadId) runRegistry.setItem(`lg:stream:${threadId}`, runId);
+      void joinStream(runId);
+    },
+    [joinStream, threadId],
+  );
+  const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
+
   const send = useCallback(
     (text: string, attachments: readonly ComposerAttachment[] = []) => {
       const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
       if (!threadId) firstMessage.current = message;
-      setLastSent({ text, attachments });
+      setLastAction({ kind: "send", input: { text, attachments } });
+      setRetryProblem(null);
       void submit(
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
@@ -127,16 +162,26 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   );
   const retrySend = useCallback(
     async ({ text, attachments }: SentInput) => {
-      const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch(() => null) : null;
-      if (planRetry(state, text) === "resume") void submit(null, RUN_OPTIONS);
-      else send(text, attachments);
+      const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
+      const plan = planRetry(state, text);
+      if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
+      else if (plan === "resume") {
+        setRetryProblem(null);
+        void submit(null, RUN_OPTIONS);
+      } else send(text, attachments);
     },
     [send, submit, threadId],
   );
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
   const error = stream.error;
-  const retry = lastSent !== null && !isLoading ? () => void retrySend(lastSent) : null;
+  const retry =
+    lastAction === null || isLoading
+      ? null
+      : lastAction.kind === "send"
+        ? () => void retrySend(lastAction.input)
+        : () => join(lastAction.runId);
+  const problem = retryProblem ?? (error ? errorTextForPeople(error) : null);
 
   return (
     <div className="flex h-dvh min-w-0 flex-1 flex-col" data-testid="chat-view" data-thread-id={threadId ?? ""}>
@@ -149,9 +194,19 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
             <p className="mt-1 text-sm">Your first message names the conversation.</p>
           </div>
         ) : null}
-        {error && !isLoading ? <ChatError message={apiErrorMessage(error)} onRetry={retry} /> : null}
+        {problem && !isLoading ? <ChatError message={problem} onRetry={retry} /> : null}
       </MessageList>
-      <Composer streaming={isLoading} onSend={send} onStop={() => void stream.stop()} autoFocus={initialThreadId === null} />
+      {deletedElsewhere ? (
+        <DeletedNotice />
+      ) : (
+        <Composer
+          streaming={isLoading}
+          onSend={send}
+          onStop={() => void stop(stream.stop)}
+          autoFocus={initialThreadId === null}
+          draftKey={threadId ?? NEW_CONVERSATION_DRAFT}
+        />
+      )}
     </div>
   );
 }

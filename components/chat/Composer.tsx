@@ -2,6 +2,7 @@
 import { useRef, useState } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
+import { useDraft } from "@/lib/client/use-draft";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
 import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./AttachmentChips";
 
@@ -11,11 +12,13 @@ interface ComposerProps {
   onStop: () => void;
   /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
   autoFocus?: boolean;
+  /** Where the unsent text is kept (the thread id, or "new" on the new-conversation page). */
+  draftKey: string;
 }
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
-export function Composer({ streaming, onSend, onStop, autoFocus }: ComposerProps) {
-  const [text, setText] = useState("");
+export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: ComposerProps) {
+  const [text, setText] = useDraft(draftKey);
   const files = useComposerAttachments();
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);

@@ -21,4 +21,13 @@ describe("Markdown", () => {
     expect(html).toContain('rel="noopener noreferrer nofollow"');
     expect(html).toContain('target="_blank"');
   });
+
+  it("loads no image by itself: a placeholder names the host instead", () => {
+    const html = renderToStaticMarkup(<Markdown text={"Look: ![chart](https://tracker.example/p.png?leak=secret) and ![](/local.png)"} />);
+    expect(html).not.toContain("<img");
+    expect(html).not.toMatch(/src=/);
+    expect(html.match(/data-testid="image-placeholder"/g)).toHaveLength(2);
+    expect(html).toContain("Image “chart” from tracker.example");
+    expect(html).toContain("from this site");
+  });
 });

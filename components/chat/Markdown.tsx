@@ -2,6 +2,7 @@
 import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { RemoteImage } from "./RemoteImage";
 
 const components: Components = {
   pre: ({ children }) => (
@@ -22,6 +23,7 @@ const components: Components = {
       {children}
     </a>
   ),
+  img: ({ src, alt }) => <RemoteImage src={typeof src === "string" ? src : undefined} alt={alt} />,
   table: ({ children }) => (
     <div className="my-3 overflow-x-auto">
       <table className="border-collapse text-sm [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_th]:border [&_th]:px-2 [&_th]:py-1 [&_td]:border-neutral-300 [&_th]:border-neutral-300 dark:[&_td]:border-neutral-700 dark:[&_th]:border-neutral-700">
@@ -33,7 +35,7 @@ const components: Components = {
 
 /**
  * Assistant text as GitHub-flavoured markdown. Raw HTML in the text is NOT rendered (no
- * rehype-raw), so model output can't inject markup.
+ * rehype-raw), so model output can't inject markup, and images wait for a click (RemoteImage).
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (

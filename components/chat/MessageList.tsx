@@ -48,9 +48,15 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
               key={line.key}
               data-testid="message-assistant"
               data-streaming={streaming && i === lines.length - 1 ? "true" : undefined}
+              data-stopped={line.stopped ? "true" : undefined}
               className="min-w-0"
             >
               <Markdown text={line.text} />
+              {line.stopped ? (
+                <p data-testid="stopped-mark" className="mt-1 text-xs text-neutral-500">
+                  Stopped
+                </p>
+              ) : null}
             </div>
           ),
         )}

@@ -2,8 +2,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { TabMessage } from "@/lib/client/cross-tab";
-import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useCalendarOffset } from "@/lib/client/use-calendar-offset";
@@ -68,13 +66,8 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
   }, []);
 
   useBackgroundRuns();
-  const onTabMessage = useCallback(
-    (m: TabMessage) => {
-      if (m.type === "deleted" && threadIdFromPath(window.location.pathname) === m.threadId) router.push("/");
-    },
-    [router],
-  );
-  useCrossTabSync(onTabMessage);
+  // A delete made in another tab hides the row here; an open conversation says so itself (ChatView).
+  useCrossTabSync();
 
   const startNewChat = useCallback(() => {
     setNewChatKey((k) => k + 1);

@@ -12,6 +12,11 @@ export class ChatPage {
   readonly offlineBanner: Locator;
   readonly titleEditor: Locator;
   readonly titleError: Locator;
+  readonly stoppedMarks: Locator;
+  readonly imagePlaceholders: Locator;
+  readonly error: Locator;
+  readonly retryButton: Locator;
+  readonly deletedNotice: Locator;
 
   constructor(readonly page: Page) {
     this.input = page.getByTestId("composer-input");
@@ -24,6 +29,11 @@ export class ChatPage {
     this.offlineBanner = page.getByTestId("offline-banner");
     this.titleEditor = page.getByTestId("chat-view").getByTestId("title-input");
     this.titleError = page.getByTestId("chat-view").getByTestId("title-error");
+    this.stoppedMarks = page.getByTestId("stopped-mark");
+    this.imagePlaceholders = page.getByTestId("image-placeholder");
+    this.error = page.getByTestId("chat-error");
+    this.retryButton = page.getByTestId("retry-button");
+    this.deletedNotice = page.getByTestId("deleted-notice");
   }
 
   async openNew() {
@@ -58,6 +68,13 @@ export class ChatPage {
   async waitForAnswerToFinish() {
     await expect(this.stopButton).toBeHidden({ timeout: 30_000 });
     await expect(this.assistantMessages.last()).toBeVisible();
+  }
+
+  /** Waits until the answer being streamed has at least `words` words, then returns its text. */
+  async waitForAnswerWords(words: number): Promise<string> {
+    const answer = this.assistantMessages.last();
+    await expect.poll(async () => ((await answer.textContent()) ?? "").trim().split(/\s+/).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(words);
+    return (await answer.textContent()) ?? "";
   }
 
   async isStreaming(): Promise<boolean> {

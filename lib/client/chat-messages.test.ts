@@ -16,6 +16,17 @@ describe("visibleMessages", () => {
     ]);
   });
 
+  it("marks an answer the server kept after a Stop", () => {
+    const lines = visibleMessages([
+      { id: "a1", type: "ai", content: "Half an ans", response_metadata: { threadline_stopped: true } },
+      { id: "a2", type: "ai", content: "Whole answer.", response_metadata: { finish_reason: "stop" } },
+    ]);
+    expect(lines).toEqual([
+      { key: "a1", role: "assistant", text: "Half an ans", stopped: true },
+      { key: "a2", role: "assistant", text: "Whole answer." },
+    ]);
+  });
+
   it("tolerates empty input", () => {
     expect(visibleMessages(undefined)).toEqual([]);
   });

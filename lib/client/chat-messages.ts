@@ -1,3 +1,4 @@
+import { isStoppedAnswer } from "@/lib/chat/stopped-answer";
 import { contentToText, isRealUserMessage, messageRole, userMessageText } from "@/lib/title";
 import { attachmentViews, type AttachmentView } from "./message-attachments";
 
@@ -7,6 +8,8 @@ export interface ChatLine {
   text: string;
   /** Files the user sent with this message (user lines only). */
   attachments?: AttachmentView[];
+  /** An answer cut short by Stop (or another client's interrupt), kept as far as it got. */
+  stopped?: true;
 }
 
 /**
@@ -22,7 +25,10 @@ export function visibleMessages(messages: readonly unknown[] | null | undefined)
     if (role === "user" && isRealUserMessage(m)) {
       const attachments = attachmentViews((m as { content?: unknown }).content);
       lines.push({ key, role: "user", text: userMessageText(m), ...(attachments.length ? { attachments } : {}) });
-    } else if (role === "assistant") lines.push({ key, role: "assistant", text: contentToText((m as { content?: unknown }).content) });
+    } else if (role === "assistant") {
+      const text = contentToText((m as { content?: unknown }).content);
+      lines.push(isStoppedAnswer(m) ? { key, role: "assistant", text, stopped: true } : { key, role: "assistant", text });
+    }
   });
   return lines;
 }

@@ -5,7 +5,7 @@ export type TabMessage =
   | { type: "server-title"; threadId: string; fact: TitleFact; at: number }
   | { type: "stream-title"; threadId: string; fact: TitleFact; at: number }
   | { type: "created"; threadId: string; createdAt: string }
-  | { type: "activity"; threadId: string; at: string; busy: boolean }
+  | { type: "activity"; threadId: string; at: string; busy: boolean; runId?: string }
   | { type: "starred"; threadId: string; starred: boolean }
   | { type: "deleted"; threadId: string };
 

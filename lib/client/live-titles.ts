@@ -45,11 +45,11 @@ export function recordNewThread(
   if (opts.share !== false) broadcast({ type: "created", threadId, createdAt });
 }
 
-/** A run of this tab started (busy) or ended on a thread. */
-export function recordRunActivity(qc: QueryClient, threadId: string, busy: boolean, opts: { share?: boolean } = {}) {
+/** A run of this tab started (busy) or ended on a thread; `runId` lets a tab showing it join. */
+export function recordRunActivity(qc: QueryClient, threadId: string, busy: boolean, opts: { share?: boolean; runId?: string } = {}) {
   const at = new Date().toISOString();
   patchRow(qc, threadId, (p) => ({ ...p, busy, activityAt: busy ? at : (p.activityAt ?? at) }));
-  if (opts.share !== false) broadcast({ type: "activity", threadId, at, busy });
+  if (opts.share !== false) broadcast({ type: "activity", threadId, at, busy, ...(opts.runId ? { runId: opts.runId } : {}) });
 }
 
 /** Applies what another tab told us; never re-broadcasts. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planRetry } from "./retry-plan";
+import { planRetry, UNREADABLE } from "./retry-plan";
 
 const human = (content: string) => ({ type: "human", content });
 const ai = (content: string) => ({ type: "ai", content });
@@ -15,5 +15,8 @@ describe("planRetry", () => {
   it("resends when something else is pending or the last message is not the one sent", () => {
     expect(planRetry({ next: ["model_request"], values: { messages: [human("older")] } }, "newer")).toBe("resend");
     expect(planRetry({ next: ["tools"], values: { messages: [human("hi"), ai("calling")] } }, "hi")).toBe("resend");
+  });
+  it("neither resends nor resumes when the thread's state could not be read", () => {
+    expect(planRetry(UNREADABLE, "hi")).toBe("unknown");
   });
 });

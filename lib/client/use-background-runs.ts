@@ -1,7 +1,9 @@
 "use client";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { toast } from "sonner";
 import { getBrowserClient } from "./api-client";
+import { errorTextForPeople } from "./error-text";
 import { recordRunActivity, recordStreamTitle } from "./live-titles";
 import { runRegistry } from "./run-registry";
 
@@ -22,9 +24,17 @@ async function followRun(qc: QueryClient, threadId: string, runId: string, signa
       if (event === "values") recordStreamTitle(qc, threadId, data);
       if (event === "error") break;
     }
-  } catch {
+  } catch (err) {
     if (signal.aborted) return;
-    // Join failed (run gone, network): stop tracking it; the row keeps what it had.
+    // Join failed (network, server): stop tracking it, say so, and offer to follow it again.
+    runRegistry.forget(threadId, runId);
+    recordRunActivity(qc, threadId, false);
+    toast.error(`Lost track of an answer being written in another conversation. ${errorTextForPeople(err)}`, {
+      id: `follow-failed:${threadId}`,
+      duration: Infinity,
+      action: { label: "Retry", onClick: () => runRegistry.setItem(`lg:stream:${threadId}`, runId) },
+    });
+    return;
   }
   if (signal.aborted) return;
   runRegistry.forget(threadId, runId);

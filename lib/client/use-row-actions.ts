@@ -41,15 +41,27 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
         if (!releaseDelete(threadId)) return;
         patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
       };
-      const commit = async () => {
-        if (!releaseDelete(threadId)) return;
+      const remove = async (): Promise<void> => {
         try {
           await getBrowserClient().threads.delete(threadId);
           broadcast({ type: "deleted", threadId });
         } catch (err) {
           patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
-          toast.error(actionErrorText("delete", err));
+          toast.error(actionErrorText("delete", err), {
+            id: `delete-failed:${threadId}`,
+            duration: Infinity,
+            action: {
+              label: "Retry",
+              onClick: () => {
+                patchRow(qc, threadId, (p) => ({ ...p, deleted: true }));
+                void remove();
+              },
+            },
+          });
         }
+      };
+      const commit = async () => {
+        if (releaseDelete(threadId)) await remove();
       };
       holdDelete(threadId, undo);
       toast(`Deleted “${title}”`, {

@@ -1,3 +1,4 @@
+import { StreamedAnswer } from "./partial-answer";
 import type { RunCreate, StreamMode } from "./schemas";
 import type { RunStatus } from "./queries";
 import type { RunEvent } from "./sse";
@@ -28,6 +29,8 @@ export class LiveRun {
   /** Latest checkpoint when the run started; rollback drops everything after it. */
   startCheckpointId: string | null = null;
   finishedAt: number | null = null;
+  /** The answer being streamed, kept when the run is interrupted mid-answer. */
+  readonly streamed = new StreamedAnswer();
   private resolveDone!: () => void;
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 

@@ -17,14 +17,15 @@ function runInput(run: LiveRun): unknown {
 }
 
 /**
- * Runs the graph for one run and emits its events. Always streams "values" internally (the
- * registry's projection needs them) but only emits the modes the client asked for. Throws on
+ * Runs the graph for one run and emits its events. Always streams "values" (the registry's
+ * projection needs them) and "messages" (the answer kept if the run is stopped) internally, but
+ * only emits the modes the client asked for. Throws on
  * failure or abort; the run manager decides what that means.
  */
 export async function executeRun(graph: AgentGraph, registry: Registry, run: LiveRun): Promise<void> {
   const { body, threadId, runId } = run;
   const requested = new Set<string>(run.modes.filter((m) => PRODUCED.has(m)));
-  const graphModes = [...new Set(["values", ...[...requested].map((m) => GRAPH_MODE[m] ?? m)])];
+  const graphModes = [...new Set(["values", "messages", ...[...requested].map((m) => GRAPH_MODE[m] ?? m)])];
   const subgraphs = body.stream_subgraphs === true;
   const meta = { graph_id: "agent", assistant_id: body.assistant_id, run_id: runId, thread_id: threadId };
 
@@ -54,6 +55,7 @@ export async function executeRun(graph: AgentGraph, registry: Registry, run: Liv
     const [ns, mode, payload] = subgraphs ? (parts as [string[], string, unknown]) : [[], ...(parts as [string, unknown])];
     const clientMode = mode === "messages" ? "messages-tuple" : mode;
     const isRootValues = mode === "values" && ns.length === 0;
+    if (mode === "messages") run.streamed.observe(payload);
     if (!isRootValues && !requested.has(clientMode)) continue;
     const data = toJson(payload);
     if (isRootValues) registry.projectValues(threadId, payload, data);

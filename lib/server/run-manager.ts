@@ -9,6 +9,7 @@ import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus } from "./queries";
 import type { Registry } from "./registry";
+import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
 import { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits";
 import { RunSlots } from "./run-slots";
@@ -257,6 +258,8 @@ export class RunManager {
     // Bookkeeping below may fail (disk full, a bug); the run must still end for its waiters.
     try {
       if (run.status !== "success") await this.writesQuiet(run.threadId);
+      // Stop keeps what was written (rollback erases it; a thread being deleted needs nothing).
+      if (run.cancelAction === "interrupt" && !lane.deleting) await keepPartialAnswer(graph, run.threadId, run.streamed);
       if (run.cancelAction === "rollback") this.rollback(run);
       else this.persistRunEnd(run);
       await this.afterRunEnded(run);

@@ -1,0 +1,53 @@
+"use client";
+import { useCallback, useRef } from "react";
+import { getBrowserClient } from "./api-client";
+import { runRegistry } from "./run-registry";
+
+type Mutate<S> = (update: Partial<S>) => void;
+type RunRef = { threadId: string; runId: string };
+
+/** How long Stop waits for a run that is being created to get its id. */
+const RUN_ID_WAIT_MS = 5_000;
+
+/**
+ * Stop that keeps what was written. The server keeps the streamed text as a "stopped" answer,
+ * but only once the run has really ended: so the run is cancelled and awaited first, and only
+ * then is the stream stopped and the thread's state read back (useStream's own stop reads the
+ * state at once, before the server wrote the partial answer, which made the text vanish).
+ * A Stop pressed before the run has an id waits for it: cutting the stream first would leave a
+ * run nobody cancels (runs continue when their client leaves).
+ * Returns useStream's `onStop` option, `noteRun` (call it with every run this view starts or
+ * joins) and the Stop handler (given useStream's `stop`).
+ */
+export function useStopKeepingText<S extends Record<string, unknown>>(threadId: string | null) {
+  const mutateRef = useRef<Mutate<S> | null>(null);
+  const waiters = useRef<((run: RunRef) => void)[]>([]);
+  const onStop = useCallback(({ mutate }: { mutate: Mutate<S> }) => {
+    mutateRef.current = mutate;
+  }, []);
+  const noteRun = useCallback((run: RunRef) => {
+    for (const w of waiters.current.splice(0)) w(run);
+  }, []);
+
+  const stop = useCallback(
+    async (stopStream: () => Promise<void>) => {
+      const client = getBrowserClient();
+      const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
+      const run =
+        threadId && stored
+          ? { threadId, runId: stored }
+          : await new Promise<RunRef | null>((resolve) => {
+              waiters.current.push(resolve);
+              setTimeout(() => resolve(null), RUN_ID_WAIT_MS);
+            });
+      if (run) await client.runs.cancel(run.threadId, run.runId, true).catch(() => undefined);
+      await stopStream();
+      const id = run?.threadId ?? threadId;
+      if (!id) return;
+      const state = await client.threads.getState<S>(id).catch(() => null);
+      if (state?.values) mutateRef.current?.(state.values as Partial<S>);
+    },
+    [threadId],
+  );
+  return { stop, onStop, noteRun };
+}
