@@ -16,8 +16,11 @@ beforeAll(async () => {
   llm = await startLoopbackLLM();
   llm.script("slow-title", { text: "Bench Title", delayMs: SLOW_TITLE_MS });
   const titler = await titlerFromEnv({ OPENAI_API_KEY: "sk", OPENAI_BASE_URL: llm.openaiBaseURL, TITLE_MODEL: "openai:slow-title" }, DEFAULT_TITLE_CONFIG);
-  plain = createHarness({ model: new ScriptedModel(["one two three four five six"], 5) });
-  titled = createHarness({ model: new ScriptedModel(["one two three four five six"], 5), titler });
+  // Every iteration leaves its run titling in the background; a high run cap keeps later
+  // iterations from queueing behind those (the figure is the title call's cost, not the cap's).
+  const runLimits = { maxConcurrentRuns: 200 };
+  plain = createHarness({ model: new ScriptedModel(["one two three four five six"], 5), runLimits });
+  titled = createHarness({ model: new ScriptedModel(["one two three four five six"], 5), titler, runLimits });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "./support";
+import { expect, fallbackTitle, test } from "./support";
 import { ChatPage } from "./pages/ChatPage";
 import { Sidebar } from "./pages/Sidebar";
 
@@ -15,8 +15,17 @@ test("screenshots: desktop light, desktop dark, mobile drawer", async ({ page, c
   const second = await chat.startConversation("Write a haiku about Monday mornings");
   await chat.waitForAnswerToFinish();
   await sidebar.rename(second, "Monday haiku");
-  await chat.startConversation("How do I make a sourdough starter from scratch?");
-  await chat.waitForAnswerToFinish();
+  // The README picture: a Markdown-laden first message gets a clean fallback title, cut at a word,
+  // and an answer stopped midway keeps its text with the "Stopped" mark.
+  const markdown = "## How do I **keep** a `sourdough` starter alive while travelling for [two weeks](https://example.com/trip)?";
+  const third = await chat.startConversation(markdown);
+  const clean = fallbackTitle(markdown);
+  expect(clean).toBe(fallbackTitle("How do I keep a sourdough starter alive while travelling for two weeks?"));
+  expect(clean).not.toMatch(/[#*`[\]]/);
+  await expect(sidebar.rowTitle(third)).toHaveText(clean);
+  await expect.poll(async () => ((await chat.assistantMessages.last().textContent()) ?? "").length).toBeGreaterThan(40);
+  await chat.stopButton.click();
+  await expect(chat.stoppedMarks).toHaveCount(1);
   await page.mouse.move(900, 400);
 
   await page.emulateMedia({ colorScheme: "light" });

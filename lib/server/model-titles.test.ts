@@ -125,13 +125,19 @@ describe.each(Object.keys(PROVIDERS) as ProviderName[])("model titles through %s
     const body = reqs[0].body;
     expect(body.max_tokens ?? body.max_completion_tokens).toBe(DEFAULT_TITLE_CONFIG.max_output_tokens);
     expect(body.reasoning_effort).toBeUndefined();
-    if (provider === "anthropic") expect(body.thinking === undefined || (body.thinking as { type: string }).type === "disabled").toBe(true);
+    if (provider === "anthropic") expect(body.thinking).toEqual({ type: "disabled" });
     expect(sentUserText(reqs[0])).toContain(c.user);
     // The audit says what was sent and how it ended.
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ model: modelId, purpose: "first", outcome: c.outcome, max_tokens: DEFAULT_TITLE_CONFIG.max_output_tokens });
     expect(audit[0].user).toBe(sentUserText(reqs[0]));
+    const sentSystem = (body.system as string | undefined) ?? (body.messages as { role: string; content: string }[]).find((m) => m.role === "system")?.content;
+    expect(audit[0].system).toBe(sentSystem);
+    expect(audit[0].system).toMatch(/JSON/);
     expect(audit[0].title).toBe(c.kind === "model" ? c.title : null);
+    expect(audit[0].reason === null).toBe(c.outcome === "accepted");
+    expect(audit[0].latency_ms).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(audit[0].at)).not.toBeNaN();
     // A failure is one warning line, never a failed run.
     const failures = warn.mock.calls.map((a) => String(a[0])).filter((l) => l.startsWith(TITLE_FAILURE_PREFIX));
     expect(failures).toHaveLength(c.outcome === "accepted" ? 0 : 1);
