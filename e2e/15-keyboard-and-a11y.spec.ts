@@ -138,9 +138,9 @@ test.describe("keyboard, focus and accessibility", () => {
     await expect(drawer).toBeVisible();
     await expect(list.link(ids[0])).toBeFocused();
 
-    // Every control in the drawer and the header is at least 44 × 44 px.
+    // Every control in the drawer, the header and the composer is at least 44 × 44 px.
     const small = await page.evaluate(() => {
-      const scope = [document.querySelector('[data-testid="drawer"]'), document.querySelector("header")];
+      const scope = [document.querySelector('[data-testid="drawer"]'), document.querySelector("header"), document.querySelector('[data-testid="composer-input"]')?.closest("form") ?? null];
       const controls = scope.flatMap((root) => [...(root?.querySelectorAll("a, button, input") ?? [])]);
       return controls
         .map((el) => ({ el, box: el.getBoundingClientRect() }))

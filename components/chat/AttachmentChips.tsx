@@ -47,7 +47,7 @@ export function AttachButton({ onFiles }: { onFiles: (files: File[]) => void }) 
         aria-label="Attach files"
         title={hint}
         onClick={() => input.current?.click()}
-        className="grid size-9 shrink-0 place-items-center rounded-full text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
+        className="grid size-11 shrink-0 place-items-center rounded-full md:size-9 text-neutral-600 hover:bg-neutral-100 dark:text-neutral-300 dark:hover:bg-neutral-800"
       >
         <Paperclip className="size-4" aria-hidden />
       </button>
@@ -68,7 +68,7 @@ export function ComposerAttachmentChips({ attachments, onRemove }: { attachments
             onClick={() => onRemove(a.id)}
             aria-label={`Remove ${a.name}`}
             data-testid="remove-attachment"
-            className="grid size-5 shrink-0 place-items-center rounded text-neutral-500 hover:bg-neutral-200 hover:text-neutral-900 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
+            className="grid size-11 -my-3 -mr-2 shrink-0 place-items-center rounded md:size-5 md:my-0 md:mr-0 text-neutral-500 hover:bg-neutral-200 hover:text-neutral-900 dark:hover:bg-neutral-700 dark:hover:text-neutral-100"
           >
             <X className="size-3.5" aria-hidden />
           </button>

@@ -87,7 +87,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: Com
               data-testid="stop-button"
               onClick={onStop}
               aria-label="Stop generating"
-              className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900"
+              className="grid size-11 place-items-center rounded-full md:size-9 bg-neutral-900 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900"
             >
               <StopIcon />
             </button>
@@ -97,7 +97,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: Com
               data-testid="send-button"
               aria-label="Send message"
               disabled={!canSend}
-              className="grid size-9 place-items-center rounded-full bg-neutral-900 text-white hover:bg-neutral-700 disabled:opacity-30 dark:bg-neutral-100 dark:text-neutral-900"
+              className="grid size-11 place-items-center rounded-full md:size-9 bg-neutral-900 text-white hover:bg-neutral-700 disabled:opacity-30 dark:bg-neutral-100 dark:text-neutral-900"
             >
               <SendIcon />
             </button>

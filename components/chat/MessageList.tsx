@@ -53,7 +53,7 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
             >
               <Markdown text={line.text} />
               {line.stopped ? (
-                <p data-testid="stopped-mark" className="mt-1 text-xs text-neutral-500">
+                <p data-testid="stopped-mark" className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
                   Stopped
                 </p>
               ) : null}

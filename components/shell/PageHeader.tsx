@@ -22,7 +22,7 @@ export function PageHeader({ title }: { title: string }) {
         data-testid="open-drawer"
         aria-label="Open conversations"
         onClick={openDrawer}
-        className="grid size-9 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
+        className="grid size-11 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
       >
         <MenuIcon width={20} height={20} />
       </button>
@@ -34,7 +34,7 @@ export function PageHeader({ title }: { title: string }) {
         data-testid="new-chat-header"
         onClick={startNewChat}
         aria-label="New conversation"
-        className="grid size-9 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
+        className="grid size-11 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
       >
         <PlusIcon width={20} height={20} />
       </button>

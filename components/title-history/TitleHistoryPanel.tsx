@@ -67,7 +67,7 @@ export function TitleHistoryPanel({ threadId, open, onOpenChange, returnFocusTo 
             <Dialog.Close
               aria-label="Close"
               data-testid="title-history-close"
-              className="grid size-8 shrink-0 place-items-center rounded-md hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-blue-500 dark:hover:bg-neutral-800"
+              className="grid size-11 shrink-0 place-items-center rounded-md md:size-8 hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-blue-500 dark:hover:bg-neutral-800"
             >
               <CloseIcon />
             </Dialog.Close>
