@@ -4,7 +4,7 @@ import type { TitleConfig } from "@/lib/title";
 import type { AgentGraph } from "./graph";
 import { createQueries, type Queries } from "./queries";
 import { Registry } from "./registry";
-import { repairAfterRestart } from "./repair";
+import { repairAfterRestart, resyncDriftedTitles } from "./repair";
 import { Router, pathSegments } from "./router";
 import { RunManager } from "./run-manager";
 import type { RunLimits } from "./run-limits";
@@ -50,6 +50,8 @@ export interface Api {
   auth: ApiAuth;
   /** Resolves once restart repair is done; requests wait for it. */
   ready: Promise<void>;
+  /** The background check that re-syncs any title drift restart repair had no mark for (count fixed). */
+  driftCheck: Promise<number>;
   /** Web-standard handler for everything under the API root, for in-process callers (no network checks). */
   handle(req: Request): Promise<Response>;
   /** The same, for requests from the network: Host allowlist, cross-site refusal and CORS first. */
@@ -69,6 +71,7 @@ export function createApi(deps: ApiDeps): Api {
   const keys = sqliteApiKeyStore(deps.db);
   const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
   const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const driftCheck = ready.then(() => resyncDriftedTitles(q, runs)).catch((err) => (console.error("[api] drift check failed", err), 0));
   const api: Api = {
     q,
     registry,
@@ -78,6 +81,7 @@ export function createApi(deps: ApiDeps): Api {
     checkpointer: deps.checkpointer,
     auth,
     ready,
+    driftCheck,
     async handle(req) {
       await ready;
       return router.handle(api, req, pathSegments(new URL(req.url).pathname));

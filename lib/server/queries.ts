@@ -91,6 +91,7 @@ export function createQueries(db: Database.Database) {
          SELECT MAX(b.at) FROM tl_thread_activity b
          WHERE b.thread_id = tl_thread_activity.thread_id AND b.at < @cutoff)`,
     ),
+    idleThreadIds: db.prepare<[], { thread_id: string }>("SELECT thread_id FROM tl_threads WHERE status != 'busy' AND pin_pending = 0"),
     busyThreads: db.prepare<[], ThreadRow>("SELECT * FROM tl_threads WHERE status = 'busy' OR pin_pending = 1 OR sync_pending = 1"),
     insertRun: db.prepare(
       `INSERT INTO tl_runs (run_id, thread_id, assistant_id, status, created_at, updated_at, metadata, kwargs, multitask_strategy)
@@ -183,6 +184,7 @@ export function createQueries(db: Database.Database) {
       q.copyWrites.run({ from: fromId, to: toId });
     },
     threadsNeedingRepair: () => q.busyThreads.all(),
+    idleThreadIds: () => q.idleThreadIds.all().map((r) => r.thread_id),
     searchThreads(query: ThreadQuery): ThreadRow[] {
       const filter = buildThreadFilter(query);
       const { sql: exSql, params: exParams } = extractColumns(query.extract);

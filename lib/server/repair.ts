@@ -47,3 +47,23 @@ export async function repairAfterRestart(q: Queries, registry: Registry, runs: R
     });
   }
 }
+
+/**
+ * After repair, in the background: compare every idle thread's registry title with its
+ * checkpoint and re-sync any that drifted. Yields between threads so requests keep flowing.
+ */
+export async function resyncDriftedTitles(q: Queries, runs: RunManager): Promise<number> {
+  let fixed = 0;
+  for (const threadId of q.idleThreadIds()) {
+    try {
+      if (await runs.resyncIfDrifted(threadId)) {
+        fixed++;
+        console.warn(`[repair] thread ${threadId}: the list's title differed from the conversation's state; re-synced`);
+      }
+    } catch (err) {
+      console.error("[repair] could not compare thread", threadId, err);
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  return fixed;
+}

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { nowIso } from "./clock";
 import { conflict, notFound } from "./errors";
-import { DEFAULT_TITLE_CONFIG, decideTitle, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
+import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
 import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "./graph";
 import { watchCheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
@@ -353,9 +353,16 @@ export class RunManager {
       if (!registry.find(threadId)?.pin_pending) break;
     }
     try {
-      if (failure || registry.find(threadId)?.pin_pending) {
-        console.error(`[runs] thread ${threadId}: the checkpoint still owes a rename (pin_pending); it is retried at the next start`, failure ?? "");
+      if (failure) {
+        // The registry may now lag the checkpoint: the mark makes the next start re-sync it.
+        registry.markSyncPending(threadId);
+        console.error(`[runs] thread ${threadId}: the list may lag the conversation's state; it is re-synced at the next start`, failure);
       }
+      if (registry.find(threadId)?.pin_pending) {
+        console.error(`[runs] thread ${threadId}: the checkpoint still owes a rename (pin_pending); it is retried at the next start`);
+      }
+    } catch (err) {
+      console.error("[runs] could not record that thread", threadId, "needs a re-sync", err);
     } finally {
       try {
         release();
@@ -363,6 +370,27 @@ export class RunManager {
         console.error("[runs] could not release thread", threadId, err);
       }
     }
+  }
+
+  /**
+   * Restart's safety net for drift nothing marked (a write lost outside any known path): when the
+   * registry's title differs from the checkpoint's, mirror the checkpoint. Skips busy threads, and
+   * runs as an idle-thread write so it cannot interleave with a rename.
+   */
+  async resyncIfDrifted(threadId: string): Promise<boolean> {
+    const { graph, registry } = this.d;
+    const row = registry.find(threadId);
+    if (!row || row.pin_pending) return false;
+    const snap = await graph.getState(threadConfig(threadId));
+    if (sameTitleFact(registry.titleOf(row), titleFactOf(snap.values))) return false;
+    return this.exclusive(
+      threadId,
+      async () => {
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return true;
+      },
+      () => false,
+    );
   }
 
   /** Sweeps finished runs past their retention and lanes with nothing in them. */

@@ -132,6 +132,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     fetch: (p, init) => handler(`${API_URL}${p}`, init),
     async close() {
       await api.ready;
+      await api.driftCheck;
       await api.runs.drainAll();
       api.runs.close();
       db.close();
