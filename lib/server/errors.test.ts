@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ScriptedModel, createHarness, human, sleep, type Harness } from "./test-harness";
 
 /**
@@ -95,5 +95,21 @@ describe("client mistakes never cause a 5xx", () => {
   it("the busy thread's run was not disturbed by any of it", async () => {
     expect((await h.client.runs.get(busy, busyRun)).status).toBe("running");
     await h.client.runs.cancel(busy, busyRun, true);
+  });
+});
+
+describe("errors from inside are never told as the client's mistake", () => {
+  it("a ZodError raised by our own code (e.g. the graph's state schema) is a generic 500 without its text", async () => {
+    const { z } = await import("zod");
+    const { errorResponse } = await import("./errors");
+    const internal = z.object({ title_source: z.object({ kind: z.enum(["fallback", "model", "user"]) }) }).safeParse({ title_source: { kind: "robot" } });
+    expect(internal.success).toBe(false);
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = errorResponse(internal.error);
+    spy.mockRestore();
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    expect(body).toEqual({ detail: "Internal server error" });
+    expect(JSON.stringify(body)).not.toContain("title_source");
   });
 });

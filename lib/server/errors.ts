@@ -28,7 +28,8 @@ export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit)
   return new Response(JSON.stringify(body ?? null), { status, headers: h });
 }
 
-function zodMessage(err: ZodError): string {
+/** A client-shape failure, worded from the schema's issues (only for schemas that check client input). */
+export function zodMessage(err: ZodError): string {
   return err.issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`)
@@ -38,7 +39,8 @@ function zodMessage(err: ZodError): string {
 /** Maps any thrown value to `{ detail }`; only unknown failures are 500. */
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return jsonResponse({ detail: err.message }, err.status, err.headers);
-  if (err instanceof ZodError) return jsonResponse({ detail: zodMessage(err) }, 422);
-  console.error("[api] unexpected error", err);
+  // A ZodError that reaches here came from inside (e.g. the graph's own state schema), not from a
+  // check of the client's input (those throw 422 ApiErrors): it is our failure, never told as theirs.
+  console.error("[api] unexpected error", err instanceof ZodError ? zodMessage(err) : err);
   return jsonResponse({ detail: "Internal server error" }, 500);
 }

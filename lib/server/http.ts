@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { unprocessable } from "./errors";
+import { unprocessable, zodMessage } from "./errors";
 import type { Api } from "./api";
 import type { AuthFilters } from "./auth/enforce";
 import type { ThreadlineUser } from "./auth/identity";
@@ -28,7 +28,14 @@ export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
 export function readBody<S extends z.ZodType>(ctx: RouteContext, schema: S): z.infer<S> {
   const raw = ctx.body ?? {};
   if (typeof raw !== "object" || Array.isArray(raw)) throw unprocessable("Request body must be a JSON object");
-  return schema.parse(raw);
+  return parseClientInput(schema, raw);
+}
+
+/** Checks client input against a schema: a mismatch is a 422 naming the fields. */
+export function parseClientInput<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw unprocessable(zodMessage(result.error));
+  return result.data;
 }
 
 export function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {

@@ -1,6 +1,6 @@
 import { jsonResponse, notFound, unprocessable } from "../errors";
 import { threadConfig } from "../graph";
-import { intParam, readBody, type Handler, type RouteContext } from "../http";
+import { intParam, parseClientInput, readBody, type Handler, type RouteContext } from "../http";
 import type { RunRow } from "../queries";
 import { checkRunRequest } from "../run-rules";
 import { runPath, runStreamResponse } from "../run-stream";
@@ -141,7 +141,7 @@ export const joinRun: Handler = async ({ api, params }) => {
 };
 
 export const cancelRun: Handler = async ({ api, url, params }) => {
-  const query = cancelQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const query = parseClientInput(cancelQuerySchema, Object.fromEntries(url.searchParams));
   getRunRow(api, params.thread_id, params.run_id);
   const wait = query.wait === "1" || query.wait === "true";
   await api.runs.cancel(params.thread_id, params.run_id, query.action ?? "interrupt", wait);
