@@ -53,4 +53,19 @@ describe("title drift between the list and the conversation's state", () => {
     expect(mirror).toHaveBeenCalled();
     expect(a.db.prepare("SELECT sync_pending FROM tl_threads WHERE thread_id = ?").get(t.thread_id)).toEqual({ sync_pending: 1 });
   });
+
+  it("a thread left busy after its run was recorded as failed ends `error` at the next start", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-drift-"));
+    const a = start();
+    const t = await a.client.threads.create();
+    await a.client.runs.wait(t.thread_id, "agent", { input: human("Why is the sky blue?") });
+    const [row] = await a.client.runs.list(t.thread_id);
+    // The crash window: the run row says it failed, the thread was never released.
+    a.db.prepare("UPDATE tl_runs SET status = 'error' WHERE run_id = ?").run(row.run_id);
+    a.db.prepare("UPDATE tl_threads SET status = 'busy' WHERE thread_id = ?").run(t.thread_id);
+    await open.pop()!.close();
+    const b = start();
+    await b.api.ready;
+    expect((await b.client.threads.get(t.thread_id)).status).toBe("error");
+  });
 });

@@ -42,7 +42,13 @@ export async function repairAfterRestart(q: Queries, registry: Registry, runs: R
       const now = registry.find(threadId);
       if (!now) return;
       if (crashed.has(threadId)) registry.setStatus(threadId, "error", true);
-      else if (now.status === "busy") registry.setStatus(threadId, registry.hasInterrupts(now) ? "interrupted" : "idle", true);
+      else if (now.status === "busy") {
+        // The run row's end and the thread's status are written apart (settle reads the graph in
+        // between); a crash there leaves the thread busy after a run that failed: it ends `error`.
+        const [last] = q.listRuns(threadId, null, 1, 0);
+        const failed = last?.status === "error" || last?.status === "timeout";
+        registry.setStatus(threadId, failed ? "error" : registry.hasInterrupts(now) ? "interrupted" : "idle", true);
+      }
       registry.clearSyncPending(threadId);
     });
   }
