@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 
 /**
- * `npm run dev` as a developer meets it: opened at http://127.0.0.1 instead of "localhost" (Next
+ * `npm run dev` as a developer meets it: opened at http://127.0.0.1 or http://[::1] instead of "localhost" (Next
  * serves its dev scripts only to origins it knows, so without `allowedDevOrigins` the page never
  * hydrates), and with no Edge-runtime warning about instrumentation.ts in its output.
  * One page only: a first `next dev` compile is slow on a busy 2-core machine.
@@ -33,8 +33,8 @@ function startDevServer(port: number): { child: ChildProcess; output: () => stri
   };
   // `next dev` keeps its output in <distDir>/dev, apart from the production build under test.
   delete env.NEXT_DIST_DIR;
-  // As `npm run dev` starts it: local mode listens on the loopback address only.
-  const child = spawn("node_modules/.bin/next", ["dev", "-H", "127.0.0.1", "-p", String(port)], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  // Exactly what `npm run dev` runs: next dev on 127.0.0.1 plus the [::1] forwarder.
+  const child = spawn("node", ["lib/dev/dev-server.mjs"], { env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -50,12 +50,14 @@ async function expectHydrated(page: Page) {
   }).toPass({ timeout: 180_000 });
 }
 
-test("next dev hydrates at http://127.0.0.1 and warns about no Edge runtime", async ({ page }) => {
+test("npm run dev hydrates at http://127.0.0.1 and http://[::1] and warns about no Edge runtime", async ({ page }) => {
   const port = await freePort();
   const dev = startDevServer(port);
   try {
     await expect.poll(() => dev.output(), { timeout: 60_000 }).toContain("Ready");
     await page.goto(`http://127.0.0.1:${port}/`, { timeout: 300_000 });
+    await expectHydrated(page);
+    await page.goto(`http://[::1]:${port}/`, { timeout: 120_000 });
     await expectHydrated(page);
     expect(dev.output()).not.toMatch(/Edge Runtime/i);
     expect(dev.output()).not.toMatch(/Blocked cross-origin/i);
