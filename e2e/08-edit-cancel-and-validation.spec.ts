@@ -25,6 +25,17 @@ test("Esc cancels an edit; an empty title is refused with a message and nothing 
   await expect(sidebar.rowLock(id)).toHaveCount(0);
   await chat.expectTitle(original);
 
+  // After a refused title, leaving the field (blur) cancels too; nothing changes.
+  await sidebar.startEditing(id, "double-click");
+  await sidebar.editor.fill("   ");
+  await sidebar.editor.press("Enter");
+  await expect(sidebar.editorError).toBeVisible();
+  await expect(sidebar.editor).toBeFocused();
+  await chat.input.click();
+  await expect(sidebar.editor).toBeHidden();
+  await expect(sidebar.rowTitle(id)).toHaveText(original);
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+
   // A second conversation, so there is somewhere for the arrow keys to go even when run alone.
   const other = await apiClient().threads.create();
   await apiClient().threads.updateState(other.thread_id, { values: { title: "Keyboard neighbour" } });

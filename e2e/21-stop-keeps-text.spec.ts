@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { apiClient, expect, test } from "./support";
 
 type Msg = { type: string; content: string; response_metadata?: Record<string, unknown> };
@@ -22,6 +23,15 @@ test("Stop keeps the text written so far, marked stopped, after reload too; the 
   await expect(chat.assistantMessages).toHaveCount(1);
   await expect(chat.assistantMessages.first()).toContainText(kept.content.trim());
   await expect(chat.stoppedMarks).toHaveCount(1);
+
+  // A conversation with messages and a stopped answer reads well in light and dark (axe: contrast and the rest).
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(serious).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 
   await chat.send("Go on");
   await chat.waitForAnswerToFinish();
