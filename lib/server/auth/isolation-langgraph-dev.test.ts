@@ -1,44 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@langchain/langgraph-sdk";
+import { startLanggraphDev, type LanggraphDevServer } from "@/lib/agent/testing/langgraph-dev-server";
 import { sqliteApiKeyStore } from "./api-keys";
 import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type IsolationTarget } from "./isolation-suite";
 
 // The same isolation suite against `langgraph dev` serving this repo's langgraph.json, whose
 // "auth" is lib/server/auth/langgraph-auth.ts: the rules the embedded API runs, keys from DATA_DIR.
-let server: ChildProcess | undefined;
-let log = "";
+let server: LanggraphDevServer | undefined;
 let t: IsolationTarget;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-lgdev-auth-"));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-async function waitForInfo(url: string, deadline: number) {
-  while (Date.now() < deadline) {
-    if (server?.exitCode != null) throw new Error(`langgraph dev exited early:\n${log}`);
-    try {
-      if ((await fetch(`${url}/info`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`langgraph dev did not start in time:\n${log}`);
-}
 
 beforeAll(async () => {
   const db = new Database(path.join(dir, "threadline.sqlite"));
@@ -46,24 +20,8 @@ beforeAll(async () => {
   const keyA = keys.create("user-a", "tests").key;
   const keyB = keys.create("user-b", "tests").key;
   db.close();
-  const port = await freePort();
-  const apiUrl = `http://127.0.0.1:${port}`;
-  server = spawn("node_modules/.bin/langgraphjs", ["dev", "--no-browser", "--port", String(port), "--host", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      THREADLINE_AUTH: "accounts",
-      DATA_DIR: dir,
-      OFFLINE_MODEL_DELAY_MS: "0",
-      OPENAI_API_KEY: "",
-      OPENAI_BASE_URL: "",
-      LANGSMITH_TRACING: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  server.stdout?.on("data", (d) => (log += d));
-  server.stderr?.on("data", (d) => (log += d));
-  await waitForInfo(apiUrl, Date.now() + 90_000);
+  server = await startLanggraphDev({ THREADLINE_AUTH: "accounts", DATA_DIR: dir });
+  const apiUrl = server.apiUrl;
   const client = (apiKey: string) => new Client({ apiUrl, apiKey, callerOptions: { maxRetries: 0 } });
   t = {
     a: client(keyA),
@@ -80,7 +38,7 @@ beforeAll(async () => {
 }, 100_000);
 
 afterAll(() => {
-  if (server?.pid && server.exitCode == null) process.kill(-server.pid, "SIGTERM");
+  server?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
