@@ -6,10 +6,10 @@ import { documentTitleFor } from "@/lib/client/document-title";
 import { useThreadTitle } from "@/lib/client/use-thread-title";
 import { useTitleActions } from "@/lib/client/use-title-actions";
 import { TitleEditor, type EditorExit } from "@/components/conversation-list/TitleEditor";
-import { LockIcon, MenuIcon, PlusIcon } from "@/components/ui/icons";
+import { LockIcon } from "@/components/ui/icons";
 import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { Tooltip } from "@/components/ui/tooltip";
-import { useShell } from "@/components/shell/shell-context";
+import { NewChatHeaderButton, OpenDrawerButton } from "@/components/shell/HeaderButtons";
 import { TitleHistoryButton } from "@/components/title-history/TitleHistoryButton";
 
 /**
@@ -19,7 +19,6 @@ import { TitleHistoryButton } from "@/components/title-history/TitleHistoryButto
  */
 export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?: TitleFact | null }) {
   const { title, source, pending } = useThreadTitle(threadId, seed);
-  const { openDrawer, drawerButtonRef, startNewChat } = useShell();
   const { rename } = useTitleActions();
   const [editing, setEditing] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
@@ -44,16 +43,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
 
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-neutral-200 px-3 dark:border-neutral-800">
-      <button
-        ref={drawerButtonRef}
-        type="button"
-        data-testid="open-drawer"
-        aria-label="Open conversations"
-        onClick={openDrawer}
-        className="grid size-11 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
-      >
-        <MenuIcon width={20} height={20} />
-      </button>
+      <OpenDrawerButton />
       {editing && threadId ? (
         <TitleEditor
           initial={title ?? ""}
@@ -90,15 +80,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
         <LockIcon data-testid="header-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" title="Title pinned by you" />
       ) : null}
       {threadId && title ? <TitleHistoryButton threadId={threadId} /> : null}
-      <button
-        type="button"
-        data-testid="new-chat-header"
-        onClick={startNewChat}
-        aria-label="New conversation"
-        className="grid size-11 place-items-center rounded-md hover:bg-neutral-100 md:hidden dark:hover:bg-neutral-800"
-      >
-        <PlusIcon width={20} height={20} />
-      </button>
+      <NewChatHeaderButton />
     </header>
   );
 }
