@@ -1,7 +1,7 @@
 import { loadTitleConfig } from "@/lib/title";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { guardConfigFromEnv } from "@/lib/server/auth/request-guard";
-import { runLimitsFromEnv } from "@/lib/server/run-limits";
+import { runLimitsFromEnv } from "@/lib/server/runs/run-limits";
 import { validateModelEnv } from "./models";
 
 /** Every start-time setting check in one place; returns the first problem, or null. */

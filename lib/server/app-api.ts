@@ -1,6 +1,6 @@
 import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
-import { runLimitsFromEnv } from "./run-limits";
+import { runLimitsFromEnv } from "./runs/run-limits";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
 import { guardConfigFromEnv } from "./auth/request-guard";

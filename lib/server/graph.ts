@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { TitleSource } from "@/lib/title";
 import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
-import { toJsonValue } from "./serde";
+import { toJsonValue } from "./store/serde";
 
 /**
  * The slice of the compiled agent graph the server uses. Typed loosely on purpose: the agent's

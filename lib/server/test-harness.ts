@@ -16,7 +16,7 @@ import { createApi, type Api } from "./api";
 import type { AuthMode } from "./auth/identity";
 import type { GuardConfig } from "./auth/request-guard";
 import type { AgentGraph } from "./graph";
-import type { RunLimits } from "./run-limits";
+import type { RunLimits } from "./runs/run-limits";
 
 /**
  * Test-only chat model: answers from a script (cycling), streams word by word with an optional

@@ -1,5 +1,5 @@
 import type { Auth } from "@langchain/langgraph-sdk/auth";
-import { ApiError } from "../errors";
+import { ApiError } from "../http/errors";
 import type { ThreadlineUser } from "./identity";
 
 /** `{ owner: "u1" }`, `{ owner: { $eq: "u1" } }`, `{ tags: { $contains: "x" } }`: LangGraph's filter shape. */

@@ -96,8 +96,8 @@ describe("local mode: one implicit user, nothing changes", () => {
 
 describe("the route table", () => {
   it("every route but /info raises a LangGraph auth event", async () => {
-    const { buildRoutes } = await import("../routes");
-    const { Router } = await import("../router");
+    const { buildRoutes } = await import("../http/routes");
+    const { Router } = await import("../http/router");
     const r = buildRoutes(new Router());
     const missing = r.table.filter(([m, p]) => p !== "/info" && !r.eventOf(m, p));
     expect(missing).toEqual([]);

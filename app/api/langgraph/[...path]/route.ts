@@ -1,6 +1,6 @@
 import { getApi } from "@/lib/server/app-api";
 
-// One catch-all: the ~30 Agent Protocol routes live in one table in lib/server/routes.ts, every
+// One catch-all: the ~30 Agent Protocol routes live in one table in lib/server/http/routes.ts, every
 // answer goes through one error mapper (a client mistake is never a 5xx, which the SDK would
 // retry), and the in-process test suites call the very same handler Next serves.
 export const runtime = "nodejs";

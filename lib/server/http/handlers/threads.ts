@@ -1,0 +1,124 @@
+import { matchesFilters } from "../../auth/enforce";
+import { nowIso } from "../../store/clock";
+import { conflict, jsonResponse, unprocessable } from "../errors";
+import { readBody, type Handler } from "../http";
+import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
+import type { ThreadQuery } from "../../store/search-sql";
+import { copyThread } from "../../store/thread-copy";
+
+const AS_OF = "$as_of";
+const TITLE_SEARCH = "$title_search";
+
+/** Splits our `$`-prefixed extension keys out of a metadata filter. */
+function splitMetadata(metadata: Record<string, unknown> | undefined) {
+  const rest: Record<string, unknown> = {};
+  let asOf: string | null = null;
+  let titleSearch: string | null = null;
+  for (const [k, v] of Object.entries(metadata ?? {})) {
+    if (k === AS_OF) {
+      if (typeof v !== "string" || Number.isNaN(Date.parse(v))) throw unprocessable(`${AS_OF} must be an ISO date-time string`);
+      asOf = new Date(Date.parse(v)).toISOString();
+    } else if (k === TITLE_SEARCH) {
+      if (typeof v !== "string") throw unprocessable(`${TITLE_SEARCH} must be a string`);
+      if (v.length > 500) throw unprocessable(`${TITLE_SEARCH} must be at most 500 characters`);
+      titleSearch = v;
+    } else if (k.startsWith("$")) throw unprocessable(`Unknown filter ${k}`);
+    else rest[k] = v;
+  }
+  return { metadata: rest, asOf, titleSearch };
+}
+
+export const createThread: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadCreateSchema);
+  const { filters, value } = ctx.authz;
+  const existing = body.thread_id ? api.registry.find(body.thread_id) : undefined;
+  // Someone else's id: "already exists", as the LangGraph server says, and never their thread.
+  if (existing && !matchesFilters(JSON.parse(existing.metadata || "{}"), filters)) throw conflict(`Thread ${body.thread_id} already exists`);
+  const row = api.registry.create({ threadId: body.thread_id, metadata: value.metadata ?? body.metadata, ifExists: body.if_exists });
+  return jsonResponse(api.registry.threadJson(row));
+};
+
+export const getThread: Handler = ({ api, params }) => jsonResponse(api.registry.threadJson(api.registry.get(params.thread_id)));
+
+export const patchThread: Handler = async (ctx) => {
+  const { api, req, params } = ctx;
+  const body = readBody(ctx, threadPatchSchema);
+  api.registry.get(params.thread_id);
+  // The rules' copy of the patch: they keep `owner` from being changed.
+  const patch = body.metadata ? (ctx.authz.value.metadata ?? body.metadata) : undefined;
+  const row = patch ? api.registry.patchMetadata(params.thread_id, patch) : api.registry.get(params.thread_id);
+  if (req.headers.get("prefer") === "return=minimal") return new Response(null, { status: 204 });
+  return jsonResponse(api.registry.threadJson(row));
+};
+
+export const deleteThread: Handler = async ({ api, params }) => {
+  const id = params.thread_id;
+  api.registry.get(id);
+  const release = await api.runs.drain(id);
+  try {
+    api.q.deleteThread(id); // checkpoints and registry rows in one transaction
+  } finally {
+    release();
+  }
+  return new Response(null, { status: 204 });
+};
+
+export const searchThreads: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadSearchSchema);
+  const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
+  const extract = body.extract ? Object.entries(body.extract) : undefined;
+  const select = body.select;
+  const query: ThreadQuery = {
+    metadata,
+    values: body.values,
+    ids: body.ids,
+    status: body.status,
+    titleSearch,
+    asOf,
+    sortBy: body.sort_by ?? "created_at",
+    sortOrder: body.sort_order ?? "desc",
+    limit: body.limit ?? 10,
+    offset: body.offset ?? 0,
+    withValues: !select || select.includes("values"),
+    extract,
+    authFilters: ctx.authz.filters,
+  };
+  const rows = api.registry.search(query);
+  // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
+  return jsonResponse(
+    rows.map((r) => api.registry.threadJson(r, { select, extract })),
+    200,
+    { "X-Threadline-Server-Time": nowIso() },
+  );
+};
+
+export const countThreads: Handler = async (ctx) => {
+  const { api } = ctx;
+  const body = readBody(ctx, threadCountSchema);
+  const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
+  const n = api.registry.count({
+    metadata,
+    values: body.values,
+    status: body.status,
+    titleSearch,
+    asOf,
+    sortBy: "created_at",
+    sortOrder: "desc",
+    limit: 0,
+    offset: 0,
+    withValues: false,
+    authFilters: ctx.authz.filters,
+  });
+  return jsonResponse(n);
+};
+
+/** Like the LangGraph server: `threads:read` on the source (the router), then `threads:create` for the copy. */
+export const copyThreadHandler: Handler = async ({ api, params, user }) => {
+  const source = api.registry.get(params.thread_id);
+  const value = { metadata: JSON.parse(source.metadata || "{}") as Record<string, unknown> };
+  await api.auth.rules.authorize(user, "threads:create", value);
+  const row = await copyThread(api, params.thread_id, value.metadata);
+  return jsonResponse(api.registry.threadJson(row));
+};

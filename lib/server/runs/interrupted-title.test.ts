@@ -1,0 +1,229 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
+import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { titleInterruptedThread } from "./interrupted-title";
+import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+type Msg = { type: string; content: string };
+type Values = { title: string | null; title_source: { kind: string } | null; messages: Msg[] };
+const NOT_INSTANT = { ...DEFAULT_TITLE_CONFIG, instant: false };
+const FALLBACK = { kind: "fallback" };
+
+const state = async (threadId: string) => (await h.client.threads.getState<Values>(threadId)).values;
+const listedTitle = async (threadId: string) => {
+  const [row] = await h.client.threads.search({ select: ["thread_id"], ids: [threadId], extract: { title: "values.title" } });
+  return (row.extracted as { title: string | null }).title;
+};
+
+async function untilStatus(threadId: string, runId: string, status: string) {
+  for (let i = 0; i < 300; i++) {
+    if ((await h.client.runs.get(threadId, runId)).status === status) return;
+    await sleep(10);
+  }
+  throw new Error(`run never reached ${status}`);
+}
+
+/** Starts a slow first run and cancels it once its answer has started streaming. */
+async function cancelMidAnswer(text: string, action: "interrupt" | "rollback" = "interrupt") {
+  const t = await h.client.threads.create();
+  const run = await h.client.runs.create(t.thread_id, "agent", { input: human(text) });
+  await untilStatus(t.thread_id, run.run_id, "running");
+  await sleep(40);
+  await h.client.runs.cancel(t.thread_id, run.run_id, true, action);
+  return t.thread_id;
+}
+
+describe("a first run that ends before a title was written (TITLE_INSTANT off)", () => {
+  it("cancel mid-answer: the fallback title lands, and a second message keeps it", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(200), "Second answer."], 5), titleConfig: NOT_INSTANT });
+    const id = await cancelMidAnswer("Why do cats purr?");
+    expect(await state(id)).toMatchObject({ title: "Why do cats purr?", title_source: FALLBACK });
+    expect(await listedTitle(id)).toBe("Why do cats purr?");
+    await h.client.runs.wait(id, "agent", { input: human("And dogs?") });
+    expect((await state(id)).title).toBe("Why do cats purr?");
+  });
+
+  it("cancel before the first step: the user's message is stored with its title, nothing is lost", async () => {
+    h = createHarness({ model: new ScriptedModel(["answer"], 5), titleConfig: NOT_INSTANT });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Remember this line") });
+    await h.client.runs.cancel(t.thread_id, run.run_id, true);
+    const values = await state(t.thread_id);
+    expect(values.messages.map((m) => [m.type, m.content])).toEqual([["human", "Remember this line"]]);
+    expect(values).toMatchObject({ title: "Remember this line", title_source: FALLBACK });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Next") });
+    expect((await state(t.thread_id)).messages.map((m) => m.content)).toEqual(["Remember this line", "Next", "answer"]);
+  });
+
+  it("a later message cancelled before its first step is kept too (the title stays)", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", "w ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Opening question") });
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Follow-up I typed") });
+    await h.client.runs.cancel(t.thread_id, run.run_id, true);
+    const values = await state(t.thread_id);
+    expect(values.messages.map((m) => m.content)).toEqual(["Opening question", "First answer.", "Follow-up I typed"]);
+    expect(values.title).toBe("Opening question");
+  });
+
+  it("model error: titled, and the failed step stays pending so a retry with input null resumes it", async () => {
+    h = createHarness({ model: new ScriptedModel(["__throw__", "Recovered."]), titleConfig: NOT_INSTANT });
+    const t = await h.client.threads.create();
+    await expect(h.client.runs.wait(t.thread_id, "agent", { input: human("Fragile question") })).rejects.toThrow(/model exploded/);
+    const failed = await h.client.threads.getState<Values>(t.thread_id);
+    expect(failed.values).toMatchObject({ title: "Fragile question", title_source: FALLBACK });
+    expect(failed.next).toEqual(["model_request"]);
+    const resumed = (await h.client.runs.wait(t.thread_id, "agent", { input: null })) as Values;
+    expect(resumed.messages.map((m) => m.content)).toEqual(["Fragile question", "Recovered."]);
+  });
+
+  it("timeout (RUN_TIMEOUT_S): the run ends as timeout, the thread as error, and it is titled", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(500)], 10), titleConfig: NOT_INSTANT, runLimits: { runTimeoutMs: 150 } });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Hang forever") });
+    await h.client.runs.join(t.thread_id, run.run_id).catch(() => undefined);
+    expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("timeout");
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
+    expect((await state(t.thread_id)).title).toBe("Hang forever");
+  });
+
+  it("never over a pin: a rename made during the run wins over the repair", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(200)], 5), titleConfig: NOT_INSTANT });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Auto title") });
+    await untilStatus(t.thread_id, run.run_id, "running");
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Mine" } });
+    await h.client.runs.cancel(t.thread_id, run.run_id, true);
+    expect(await state(t.thread_id)).toMatchObject({ title: "Mine", title_source: { kind: "user" } });
+  });
+
+  it("rollback erases the run: nothing to title", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(200)], 5), titleConfig: NOT_INSTANT });
+    const id = await cancelMidAnswer("Gone", "rollback");
+    const values = await state(id);
+    expect(values.title ?? null).toBeNull();
+    expect(values.messages ?? []).toEqual([]);
+  });
+
+  it("TITLE_ENABLED=false: no repair title", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(200)], 5), titleConfig: { ...NOT_INSTANT, enabled: false } });
+    const id = await cancelMidAnswer("No titles here");
+    expect((await state(id)).title).toBeNull();
+  });
+});
+
+describe("titleInterruptedThread is stale-snapshot safe", () => {
+  it("re-reads when another writer moves the thread, and then keeps that writer's title", async () => {
+    h = createHarness({ titleConfig: NOT_INSTANT });
+    const t = await h.client.threads.create();
+    await h.api.graph.updateState(threadConfig(t.thread_id), { ...human("Racing"), title: null, title_source: null }, "TitleMiddleware.after_model");
+    const graph = h.api.graph;
+    let reads = 0;
+    const racing: AgentGraph = {
+      ...graph,
+      nodes: graph.nodes,
+      updateState: graph.updateState.bind(graph),
+      async getState(config) {
+        // Between the first read and its re-read, a user renames the thread.
+        if (++reads === 2) await writeTitleToCheckpoint(graph, t.thread_id, "Renamed meanwhile", { kind: "user" });
+        return graph.getState(config);
+      },
+    };
+    const wrote = await titleInterruptedThread({ graph: racing, registry: h.api.registry, titleConfig: NOT_INSTANT }, t.thread_id, null);
+    expect(wrote).toBe(false);
+    expect(reads).toBe(3); // read, re-read (moved), read again (titled: stop)
+    expect(await state(t.thread_id)).toMatchObject({ title: "Renamed meanwhile", title_source: { kind: "user" } });
+  });
+});
+
+describe("restart repair of runs a crash killed", () => {
+  const crashRun = (harness: Harness, threadId: string, text: string) =>
+    harness.api.q.insertRun({
+      run_id: crypto.randomUUID(),
+      thread_id: threadId,
+      assistant_id: "agent",
+      status: "running",
+      created_at: new Date().toISOString(),
+      metadata: "{}",
+      kwargs: JSON.stringify({ input: human(text) }),
+      multitask_strategy: "reject",
+    });
+
+  it("titles the thread from its message (stored or only in the run's input) and ends it error, not idle", async () => {
+    h = createHarness({ titleConfig: NOT_INSTANT });
+    const stored = await h.client.threads.create();
+    await h.api.graph.updateState(threadConfig(stored.thread_id), human("Stored before the crash"), "__start__");
+    crashRun(h, stored.thread_id, "Stored before the crash");
+    const unsaved = await h.client.threads.create();
+    crashRun(h, unsaved.thread_id, "Only in the run row");
+    for (const id of [stored.thread_id, unsaved.thread_id]) h.api.q.setStatus(id, "busy");
+    const dir = h.dir;
+    h.db.close();
+
+    h = createHarness({ dir, titleConfig: NOT_INSTANT });
+    await h.api.ready;
+    for (const [id, text] of [[stored.thread_id, "Stored before the crash"], [unsaved.thread_id, "Only in the run row"]]) {
+      const values = await state(id);
+      expect(values).toMatchObject({ title: text, title_source: FALLBACK });
+      expect(values.messages.map((m) => m.content)).toEqual([text]);
+      expect(await listedTitle(id)).toBe(text);
+      expect((await h.client.threads.get(id)).status).toBe("error");
+    }
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("re-syncs a registry that a crash left behind its checkpoint (rename on an idle thread)", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original") });
+    // The process dies after the checkpoint write, before the registry follows.
+    const registry = h.api.registry;
+    vi.spyOn(registry, "mirrorState").mockImplementation(() => {
+      throw new Error("crash");
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await expect(h.client.threads.updateState(t.thread_id, { values: { title: "Renamed" } })).rejects.toThrow();
+    expect(h.api.q.getThread(t.thread_id)?.title).toBe("Original");
+    const dir = h.dir;
+    h.db.close();
+    vi.restoreAllMocks();
+
+    h = createHarness({ dir });
+    await h.api.ready;
+    expect(await listedTitle(t.thread_id)).toBe("Renamed");
+    expect(h.api.q.getThread(t.thread_id)).toMatchObject({ sync_pending: 0, pin_pending: 0, status: "idle" });
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a settle that gives up is logged, and the owed pin is written at the next start", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(60)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Busy thread") });
+    await untilStatus(t.thread_id, run.run_id, "running");
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Owed pin" } });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(h.api.graph, "updateState").mockRejectedValue(new Error("disk full"));
+    await h.client.runs.join(t.thread_id, run.run_id);
+    expect(errors.mock.calls.some((c) => String(c[0]).includes(t.thread_id) && String(c[0]).includes("next start"))).toBe(true);
+    expect(h.api.q.getThread(t.thread_id)).toMatchObject({ pin_pending: 1, status: "idle" });
+    vi.restoreAllMocks();
+    const dir = h.dir;
+    h.api.runs.close();
+    h.db.close();
+
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    h = createHarness({ dir });
+    await h.api.ready;
+    expect(warnings.mock.calls.some((c) => String(c[0]).includes(t.thread_id))).toBe(true);
+    expect(await state(t.thread_id)).toMatchObject({ title: "Owed pin", title_source: { kind: "user" } });
+    expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,92 @@
+import { StreamedAnswer } from "./partial-answer";
+import type { RunCreate, StreamMode } from "../http/schemas";
+import type { RunStatus } from "../store/queries";
+import type { RunEvent } from "../http/sse";
+
+export type CancelAction = "interrupt" | "rollback";
+type Listener = (event: RunEvent | null) => void;
+
+/** Token events: the only ones the replay buffer may drop, since `values` snapshots carry their text. */
+const isTokenEvent = (event: string) => event === "messages" || event.startsWith("messages|");
+
+/**
+ * One run in memory: its event buffer (for join / Last-Event-ID replay) and its subscribers.
+ * Every event is serialised once and fanned out to all subscribers; `null` tells them it ended.
+ * The buffer is bounded: past `maxReplayEvents`, token events still reach live subscribers but
+ * are not kept for replay; `values`, `metadata`, `error` and the rest always are.
+ */
+export class LiveRun {
+  readonly events: RunEvent[] = [];
+  private nextId = 0;
+  /** Token events live subscribers got but a replay will not (buffer full). */
+  droppedFromReplay = 0;
+  private readonly listeners = new Set<Listener>();
+  readonly abort = new AbortController();
+  status: RunStatus = "pending";
+  cancelAction: CancelAction | null = null;
+  timedOut = false;
+  error: { error: string; message: string } | null = null;
+  /** Latest checkpoint when the run started; rollback drops everything after it. */
+  startCheckpointId: string | null = null;
+  finishedAt: number | null = null;
+  /** The answer being streamed, kept when the run is interrupted mid-answer. */
+  readonly streamed = new StreamedAnswer();
+  private resolveDone!: () => void;
+  readonly done = new Promise<void>((r) => (this.resolveDone = r));
+
+  constructor(
+    readonly runId: string,
+    readonly threadId: string,
+    readonly body: RunCreate,
+    readonly modes: StreamMode[],
+    private readonly maxReplayEvents = Infinity,
+  ) {}
+
+  get finished() {
+    return this.finishedAt != null;
+  }
+
+  get subscriberCount() {
+    return this.listeners.size;
+  }
+
+  emit(event: string, data: unknown) {
+    const e: RunEvent = { id: this.nextId++, event, data: typeof data === "string" ? data : JSON.stringify(data ?? null) };
+    if (this.events.length < this.maxReplayEvents || !isTokenEvent(event)) this.events.push(e);
+    else this.droppedFromReplay++;
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        // One broken subscriber must not stop the run or starve the others.
+        this.listeners.delete(l);
+        console.error("[runs] dropped a subscriber that threw", err);
+      }
+    }
+  }
+
+  /** Replays buffered events after `afterId`, then follows live ones. Returns an unsubscribe. */
+  subscribe(afterId: number, listener: Listener): () => void {
+    for (const e of this.events) if (e.id > afterId) listener(e);
+    if (this.finished) {
+      listener(null);
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  finish() {
+    if (this.finished) return;
+    this.finishedAt = Date.now();
+    for (const l of this.listeners) {
+      try {
+        l(null);
+      } catch {
+        // The run is over either way; waiters below must still be released.
+      }
+    }
+    this.listeners.clear();
+    this.resolveDone();
+  }
+}

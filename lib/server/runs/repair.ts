@@ -1,0 +1,75 @@
+import { nowIso } from "../store/clock";
+import type { Queries } from "../store/queries";
+import type { Registry } from "../store/registry";
+import type { RunManager } from "./run-manager";
+
+const parseInput = (kwargs: string): unknown => {
+  try {
+    return (JSON.parse(kwargs) as { input?: unknown }).input ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * At start-up nothing is running, whatever the database says: the previous process died with
+ * it. Pending/running runs become errors and their threads end `error`; a first run the crash
+ * killed before it was titled gets its fallback title (and its message, if the crash came
+ * before the first step stored it); any pin a dead run or a failed settle owed the checkpoint is
+ * written; a write the crash cut between checkpoint and registry (`sync_pending`) is re-synced.
+ */
+export async function repairAfterRestart(q: Queries, registry: Registry, runs: RunManager): Promise<void> {
+  const crashed = new Map<string, unknown>();
+  for (const run of q.unfinishedRuns()) {
+    q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
+    // The oldest unfinished run is the one that may have carried the thread's first message.
+    if (!crashed.has(run.thread_id)) crashed.set(run.thread_id, parseInput(run.kwargs));
+  }
+  for (const [threadId, input] of crashed) {
+    if (!registry.find(threadId)) continue;
+    try {
+      await runs.titleInterrupted(threadId, input);
+    } catch (err) {
+      console.error("[repair] could not title interrupted thread", threadId, err);
+    }
+  }
+  const ids = new Set([...crashed.keys(), ...q.threadsNeedingRepair().map((r) => r.thread_id)]);
+  for (const threadId of ids) {
+    const row = registry.find(threadId);
+    if (!row) continue;
+    if (row.pin_pending) console.warn(`[repair] thread ${threadId}: writing the rename its checkpoint was owed`);
+    await runs.settle(threadId, () => {
+      const now = registry.find(threadId);
+      if (!now) return;
+      if (crashed.has(threadId)) registry.setStatus(threadId, "error", true);
+      else if (now.status === "busy") {
+        // The run row's end and the thread's status are written apart (settle reads the graph in
+        // between); a crash there leaves the thread busy after a run that failed: it ends `error`.
+        const [last] = q.listRuns(threadId, null, 1, 0);
+        const failed = last?.status === "error" || last?.status === "timeout";
+        registry.setStatus(threadId, failed ? "error" : registry.hasInterrupts(now) ? "interrupted" : "idle", true);
+      }
+      registry.clearSyncPending(threadId);
+    });
+  }
+}
+
+/**
+ * After repair, in the background: compare every idle thread's registry title with its
+ * checkpoint and re-sync any that drifted. Yields between threads so requests keep flowing.
+ */
+export async function resyncDriftedTitles(q: Queries, runs: RunManager): Promise<number> {
+  let fixed = 0;
+  for (const threadId of q.idleThreadIds()) {
+    try {
+      if (await runs.resyncIfDrifted(threadId)) {
+        fixed++;
+        console.warn(`[repair] thread ${threadId}: the list's title differed from the conversation's state; re-synced`);
+      }
+    } catch (err) {
+      console.error("[repair] could not compare thread", threadId, err);
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  return fixed;
+}

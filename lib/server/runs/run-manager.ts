@@ -1,0 +1,417 @@
+import { randomUUID } from "node:crypto";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { nowIso } from "../store/clock";
+import { conflict, notFound } from "../http/errors";
+import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
+import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { watchCheckpointWrites } from "./checkpoint-writes";
+import { titleInterruptedThread } from "./interrupted-title";
+import { LiveRun, type CancelAction } from "./live-run";
+import type { Queries, RunStatus } from "../store/queries";
+import type { Registry } from "../store/registry";
+import { keepPartialAnswer } from "./partial-answer";
+import { executeRun } from "./run-exec";
+import { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits";
+import { RunSlots } from "./run-slots";
+import { checkpointOf, type RunCreate, type StreamMode } from "../http/schemas";
+
+const USER: TitleSource = { kind: "user" };
+const SETTLE_ATTEMPTS = 10;
+
+interface Lane {
+  active: LiveRun | null;
+  pending: LiveRun[];
+  /** A short state write (rename, regenerate, state update) holding the thread; runs wait for it. */
+  exclusive: Promise<unknown> | null;
+  deleting: boolean;
+}
+
+export interface RunManagerDeps {
+  graph: AgentGraph;
+  registry: Registry;
+  q: Queries;
+  checkpointer: BaseCheckpointSaver;
+  titleConfig?: TitleConfig;
+  limits?: Partial<RunLimits>;
+}
+
+/**
+ * In-process runs: one lane (queue) per thread, an event buffer per run, fan-out to every
+ * subscriber. Runs never depend on a client being connected (on_disconnect "continue" is the
+ * default); run rows and thread status are written through to SQLite for restart repair.
+ */
+export class RunManager {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly runs = new Map<string, LiveRun>();
+  readonly limits: RunLimits;
+  private readonly slots: RunSlots;
+  private readonly pruneTimer: ReturnType<typeof setInterval>;
+  /** Resolves once an aborted run's background checkpoint writes have landed. */
+  private readonly writesQuiet: (threadId: string) => Promise<void>;
+
+  constructor(private readonly d: RunManagerDeps) {
+    this.limits = { ...DEFAULT_RUN_LIMITS, ...d.limits };
+    this.slots = new RunSlots(this.limits.maxConcurrentRuns);
+    this.writesQuiet = watchCheckpointWrites(d.checkpointer);
+    // Memory stays bounded on a quiet server too, not only when the next run starts.
+    this.pruneTimer = setInterval(() => this.prune(), this.limits.pruneIntervalMs);
+    this.pruneTimer.unref?.();
+  }
+
+  /** Runs in memory (live and finished-but-retained) and thread lanes, for tests and health checks. */
+  get sizes() {
+    return { runs: this.runs.size, lanes: this.lanes.size, executing: this.slots.executing, waiting: this.slots.waiting };
+  }
+
+  private lane(threadId: string): Lane {
+    let lane = this.lanes.get(threadId);
+    if (!lane) this.lanes.set(threadId, (lane = { active: null, pending: [], exclusive: null, deleting: false }));
+    return lane;
+  }
+
+  isBusy(threadId: string): boolean {
+    const lane = this.lanes.get(threadId);
+    return Boolean(lane && (lane.active || lane.pending.length));
+  }
+
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  async create(threadId: string, body: RunCreate): Promise<LiveRun> {
+    const { registry, checkpointer } = this.d;
+    if (body.assistant_id !== "agent") throw notFound(`Assistant ${body.assistant_id}`);
+    if (!registry.find(threadId)) {
+      if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
+      registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
+    }
+    const checkpoint = checkpointOf(body);
+    if (checkpoint?.checkpoint_id && !(await checkpointer.getTuple(threadConfig(threadId, checkpoint)))) {
+      throw notFound(`Checkpoint ${checkpoint.checkpoint_id} of thread ${threadId}`);
+    }
+    // From here on no await until the run is queued: the busy check and the enqueue are atomic.
+    const lane = this.lane(threadId);
+    if (lane.deleting || !registry.find(threadId)) throw notFound(`Thread ${threadId}`);
+    const strategy = body.multitask_strategy ?? "reject";
+    const busy = [lane.active, ...lane.pending].filter((r): r is LiveRun => r != null && !r.cancelAction);
+    if (busy.length && strategy === "reject") {
+      throw conflict(`Thread ${threadId} is busy with run ${busy[0].runId}; use multitask_strategy "enqueue", "interrupt" or "rollback"`);
+    }
+    if (strategy === "interrupt" || strategy === "rollback") for (const r of busy) this.requestCancel(r, strategy);
+
+    const modes = ([] as StreamMode[]).concat(body.stream_mode ?? "values");
+    const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)], this.limits.maxReplayEvents);
+    const at = nowIso();
+    // The run row and the thread's busy status land together or not at all.
+    this.d.q.transaction(() => {
+      this.d.q.insertRun({
+        run_id: run.runId,
+        thread_id: threadId,
+        assistant_id: body.assistant_id,
+        status: "pending",
+        created_at: at,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        kwargs: JSON.stringify({ input: body.input ?? null, command: body.command ?? null, config: body.config ?? {}, context: body.context ?? {}, stream_mode: run.modes, checkpoint: checkpoint ?? null }),
+        multitask_strategy: strategy,
+      });
+      registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
+      registry.setStatus(threadId, "busy", true);
+    });
+    run.emit("metadata", { run_id: run.runId, thread_id: threadId, attempt: 1 });
+    this.runs.set(run.runId, run);
+    lane.pending.push(run);
+    this.pump(lane);
+    return run;
+  }
+
+  /** Marks a run cancelled. A pending run ends now; a running one is aborted and ends in `runActive`. */
+  requestCancel(run: LiveRun, action: CancelAction) {
+    if (run.finished || run.cancelAction) return;
+    run.cancelAction = action;
+    const lane = this.lane(run.threadId);
+    const i = lane.pending.indexOf(run);
+    if (i >= 0) {
+      lane.pending.splice(i, 1);
+      run.status = "interrupted";
+      this.persistRunEnd(run);
+      if (!lane.active && !lane.pending.length) this.d.registry.setStatus(run.threadId, "idle", true);
+      run.finish();
+      this.dropIfIdle(run.threadId, lane);
+      return;
+    }
+    run.abort.abort(new Error("Run cancelled"));
+  }
+
+  async cancel(threadId: string, runId: string, action: CancelAction, wait: boolean) {
+    const live = this.runs.get(runId);
+    if (!live || live.threadId !== threadId) {
+      if (!this.d.q.getRun(threadId, runId)) throw notFound(`Run ${runId}`);
+      return; // already over (or from before a restart): cancelling is a no-op
+    }
+    this.requestCancel(live, action);
+    if (wait) await live.done;
+  }
+
+  /**
+   * Runs `fn` while holding the thread, unless a run is active or queued: then `onBusy` is
+   * called synchronously, in the same tick as the check, so a run cannot end in between.
+   */
+  async exclusive<T>(threadId: string, fn: () => Promise<T>, onBusy: () => T): Promise<T> {
+    // Re-read the lane after every wait: an idle lane may have been pruned and replaced meanwhile.
+    let lane = this.lane(threadId);
+    while (lane.exclusive) {
+      await lane.exclusive.catch(() => undefined);
+      lane = this.lane(threadId);
+    }
+    if (lane.active || lane.pending.length) return onBusy();
+    // The write goes checkpoint first, registry second: the mark lets restart repair re-sync
+    // the registry if the process dies in between.
+    const p = (async () => {
+      this.d.registry.markSyncPending(threadId);
+      let failed = false;
+      try {
+        return await fn();
+      } catch (err) {
+        failed = true;
+        throw err;
+      } finally {
+        await this.resync(threadId, failed);
+      }
+    })();
+    lane.exclusive = p;
+    try {
+      return await p;
+    } finally {
+      lane.exclusive = null;
+      this.pump(lane);
+      this.dropIfIdle(threadId, lane);
+    }
+  }
+
+  /** After an idle-thread write: clear the mark; if the write failed half-way, mirror the checkpoint first. */
+  private async resync(threadId: string, failed: boolean) {
+    try {
+      if (failed) this.d.registry.mirrorState(threadId, await this.d.graph.getState(threadConfig(threadId)));
+      this.d.registry.clearSyncPending(threadId);
+    } catch (err) {
+      console.error("[runs] registry may lag the checkpoint; restart repair will re-sync thread", threadId, err);
+    }
+  }
+
+  /** Cancels every run of the thread, waits for them, and blocks new ones (thread deletion). */
+  async drain(threadId: string) {
+    const lane = this.lane(threadId);
+    lane.deleting = true;
+    const runs = [lane.active, ...lane.pending].filter((r): r is LiveRun => r != null);
+    for (const r of runs) this.requestCancel(r, "interrupt");
+    await Promise.all(runs.map((r) => r.done));
+    while (lane.exclusive) await lane.exclusive.catch(() => undefined);
+    return () => this.lanes.delete(threadId);
+  }
+
+  /** Cancels every unfinished run and waits for them (shutdown, tests). */
+  async drainAll() {
+    const open = [...this.runs.values()].filter((r) => !r.finished);
+    for (const r of open) this.requestCancel(r, "interrupt");
+    await Promise.all(open.map((r) => r.done));
+  }
+
+  private pump(lane: Lane) {
+    if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length) return;
+    const run = lane.pending.shift()!;
+    lane.active = run;
+    void this.runActive(lane, run);
+  }
+
+  private async runActive(lane: Lane, run: LiveRun) {
+    const { q, graph, registry, checkpointer } = this.d;
+    let slot = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await this.slots.acquire(run.abort.signal);
+      slot = true;
+      run.status = "running";
+      q.setRunStatus(run.runId, "running", null, nowIso());
+      timer = setTimeout(() => {
+        run.timedOut = true;
+        run.abort.abort(new Error(`Run exceeded RUN_TIMEOUT_S (${this.limits.runTimeoutMs / 1000} s)`));
+      }, this.limits.runTimeoutMs);
+      timer.unref?.();
+      const head = await checkpointer.getTuple(threadConfig(run.threadId));
+      run.startCheckpointId = (head?.config.configurable?.checkpoint_id as string | undefined) ?? null;
+      if (run.cancelAction) throw new Error("Run cancelled");
+      await executeRun(graph, registry, run);
+      if (run.timedOut) throw new Error("Run timed out");
+      run.status = "success";
+    } catch (err) {
+      if (run.cancelAction) run.status = "interrupted";
+      else {
+        run.status = run.timedOut ? "timeout" : "error";
+        const e = run.timedOut ? (run.abort.signal.reason as Error) : err instanceof Error ? err : new Error(String(err));
+        run.error = { error: run.timedOut ? "TimeoutError" : e.name || "Error", message: e.message };
+        run.emit("error", run.error);
+      }
+    } finally {
+      clearTimeout(timer);
+      if (slot) this.slots.release();
+    }
+    // Bookkeeping below may fail (disk full, a bug); the run must still end for its waiters.
+    try {
+      if (run.status !== "success") await this.writesQuiet(run.threadId);
+      // Stop keeps what was written (rollback erases it; a thread being deleted needs nothing).
+      if (run.cancelAction === "interrupt" && !lane.deleting) await keepPartialAnswer(graph, run.threadId, run.streamed);
+      if (run.cancelAction === "rollback") this.rollback(run);
+      else this.persistRunEnd(run);
+      await this.afterRunEnded(run);
+    } catch (err) {
+      console.error("[runs] run end bookkeeping failed", run.runId, err);
+    }
+    // Write any pin owed to the checkpoint, mirror the final state, and release the lane in the
+    // same tick as the last pin check, so a rename arriving now goes down the idle path.
+    await this.settle(run.threadId, () => {
+      lane.active = null;
+      const next = lane.pending.length ? "busy" : threadStatusAfter(run.status, registry.find(run.threadId)?.interrupts_json);
+      registry.setStatus(run.threadId, next, true);
+    });
+    lane.active = null;
+    run.finish();
+    this.pump(lane);
+    this.dropIfIdle(run.threadId, lane);
+  }
+
+  /**
+   * The single place for "a run ended, before settle": steps that complete what the run left
+   * behind. A step that keeps a cancelled run's partial answer belongs first, so the title repair
+   * below reads the thread as it will stay. Each step is guarded: one failing skips only itself.
+   */
+  private async afterRunEnded(run: LiveRun) {
+    if (run.status === "success" || run.cancelAction === "rollback") return; // rollback erased the run: nothing to title
+    await this.guarded("interrupted-run title", run.threadId, () => this.titleInterrupted(run.threadId, run.body.input));
+  }
+
+  /** The interrupted-first-run title (also called by restart repair for runs a crash killed). */
+  titleInterrupted(threadId: string, input: unknown) {
+    const { graph, registry } = this.d;
+    return titleInterruptedThread({ graph, registry, titleConfig: this.d.titleConfig ?? DEFAULT_TITLE_CONFIG }, threadId, input);
+  }
+
+  private async guarded(what: string, threadId: string, fn: () => Promise<unknown>) {
+    try {
+      await fn();
+    } catch (err) {
+      console.error(`[runs] ${what} failed for thread ${threadId}`, err);
+    }
+  }
+
+  /** A rollback erases the run: its checkpoints and its row go in one transaction. */
+  private rollback(run: LiveRun) {
+    try {
+      this.d.q.transaction(() => {
+        this.d.q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
+        this.d.q.deleteRun(run.runId);
+      });
+    } catch (err) {
+      console.error("[runs] rollback failed; the run is kept as interrupted", run.runId, err);
+      this.persistRunEnd({ ...run, cancelAction: "interrupt" } as LiveRun);
+    }
+  }
+
+  private persistRunEnd(run: Pick<LiveRun, "runId" | "status" | "error" | "cancelAction">) {
+    try {
+      if (run.cancelAction === "rollback") this.d.q.deleteRun(run.runId);
+      else this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso());
+    } catch (err) {
+      console.error("[runs] could not persist run end", err);
+    }
+  }
+
+  /**
+   * Brings the checkpoint and the registry back in step after a run (or at restart): writes a
+   * pending pin into the checkpoint, then mirrors the state. Loops if a rename landed meanwhile.
+   * `release` always runs, even when this gives up; a pin still owed stays flagged
+   * (`pin_pending`) and the next start retries it.
+   */
+  async settle(threadId: string, release: () => void) {
+    const { graph, registry } = this.d;
+    let failure: unknown = null;
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      try {
+        let snap = await graph.getState(threadConfig(threadId));
+        const row = registry.find(threadId);
+        const pin = { title: row?.title ?? "", source: USER };
+        if (row?.pin_pending && decideTitle(titleFactOf(snap.values), pin).accept) {
+          await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
+          if (registry.find(threadId)?.title === pin.title) registry.clearPendingPin(threadId);
+          snap = await graph.getState(threadConfig(threadId));
+        } else if (row?.pin_pending) registry.clearPendingPin(threadId); // nothing valid to write
+        registry.mirrorState(threadId, snap);
+        failure = null;
+      } catch (err) {
+        failure = err;
+        break;
+      }
+      if (!registry.find(threadId)?.pin_pending) break;
+    }
+    try {
+      if (failure) {
+        // The registry may now lag the checkpoint: the mark makes the next start re-sync it.
+        registry.markSyncPending(threadId);
+        console.error(`[runs] thread ${threadId}: the list may lag the conversation's state; it is re-synced at the next start`, failure);
+      }
+      if (registry.find(threadId)?.pin_pending) {
+        console.error(`[runs] thread ${threadId}: the checkpoint still owes a rename (pin_pending); it is retried at the next start`);
+      }
+    } catch (err) {
+      console.error("[runs] could not record that thread", threadId, "needs a re-sync", err);
+    } finally {
+      try {
+        release();
+      } catch (err) {
+        console.error("[runs] could not release thread", threadId, err);
+      }
+    }
+  }
+
+  /**
+   * Restart's safety net for drift nothing marked (a write lost outside any known path): when the
+   * registry's title differs from the checkpoint's, mirror the checkpoint. Skips busy threads, and
+   * runs as an idle-thread write so it cannot interleave with a rename.
+   */
+  async resyncIfDrifted(threadId: string): Promise<boolean> {
+    const { graph, registry } = this.d;
+    const row = registry.find(threadId);
+    if (!row || row.pin_pending) return false;
+    const snap = await graph.getState(threadConfig(threadId));
+    if (sameTitleFact(registry.titleOf(row), titleFactOf(snap.values))) return false;
+    return this.exclusive(
+      threadId,
+      async () => {
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return true;
+      },
+      () => false,
+    );
+  }
+
+  /** Sweeps finished runs past their retention and lanes with nothing in them. */
+  prune() {
+    const cutoff = Date.now() - this.limits.finishedRetentionMs;
+    for (const [id, r] of this.runs) if (r.finishedAt != null && r.finishedAt <= cutoff) this.runs.delete(id);
+    for (const [id, lane] of this.lanes) this.dropIfIdle(id, lane);
+  }
+
+  private dropIfIdle(threadId: string, lane: Lane) {
+    const idle = !lane.active && !lane.pending.length && !lane.exclusive && !lane.deleting;
+    if (idle && this.lanes.get(threadId) === lane) this.lanes.delete(threadId);
+  }
+
+  /** Stops the sweep timer (shutdown, tests). */
+  close() {
+    clearInterval(this.pruneTimer);
+  }
+}
+
+export function threadStatusAfter(status: RunStatus, interruptsJson: string | null | undefined) {
+  if (status === "error" || status === "timeout") return "error" as const;
+  return interruptsJson && interruptsJson !== "{}" ? ("interrupted" as const) : ("idle" as const);
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import type { StateSnapshot } from "@langchain/langgraph";
+import { decideTitle, parseTitleSource, sameTitleFact, titleFactOf, type TitleFact } from "@/lib/title";
+import { nowIso } from "./clock";
+import { conflict, notFound } from "../http/errors";
+import { interruptsOf } from "../graph";
+import type { Queries, ThreadRow, ThreadStatus } from "./queries";
+import type { ThreadQuery } from "./search-sql";
+import type { TitleRequestRecord } from "@/lib/agent/title-model";
+import { toJson } from "./serde";
+
+/**
+ * The thread registry: the list's only source. Its title columns are a projection of the
+ * checkpoint's `title`/`title_source`, except while a rename made during a run is pending
+ * (`pin_pending`): then the registry is ahead and the run manager owes the checkpoint a write.
+ */
+
+const parse = <T>(s: string | null | undefined, fallback: T): T => {
+  if (s == null) return fallback;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export type ThreadJsonOptions = { select?: readonly string[]; extract?: [string, string][] };
+
+export class Registry {
+  constructor(private readonly q: Queries) {}
+
+  get(threadId: string): ThreadRow {
+    const row = this.q.getThread(threadId);
+    if (!row) throw notFound(`Thread ${threadId}`);
+    return row;
+  }
+
+  find = (threadId: string) => this.q.getThread(threadId);
+
+  create(opts: { threadId?: string; metadata?: Record<string, unknown>; ifExists?: "raise" | "do_nothing" }): ThreadRow {
+    const threadId = opts.threadId ?? randomUUID();
+    const existing = this.q.getThread(threadId);
+    if (existing) {
+      if (opts.ifExists === "do_nothing") return existing;
+      throw conflict(`Thread ${threadId} already exists`);
+    }
+    this.q.insertThread({ thread_id: threadId, at: nowIso(), metadata: JSON.stringify(opts.metadata ?? {}) });
+    return this.get(threadId);
+  }
+
+  /** Metadata patches merge key by key (a key set to null stays, as null), like the LangGraph API. */
+  patchMetadata(threadId: string, patch: Record<string, unknown>): ThreadRow {
+    const row = this.get(threadId);
+    const merged = { ...parse<Record<string, unknown>>(row.metadata, {}), ...patch };
+    this.q.setMetadata(threadId, JSON.stringify(merged), nowIso());
+    return this.get(threadId);
+  }
+
+  /** Adds keys only when missing (graph_id/assistant_id on a thread's first run). */
+  ensureMetadata(threadId: string, defaults: Record<string, unknown>) {
+    const row = this.get(threadId);
+    const current = parse<Record<string, unknown>>(row.metadata, {});
+    if (Object.keys(defaults).every((k) => k in current)) return;
+    this.q.setMetadata(threadId, JSON.stringify({ ...defaults, ...current }), row.updated_at);
+  }
+
+  /** `activity`: the conversation moved (a run started or ended, its state was updated), so the list reorders. */
+  setStatus(threadId: string, status: ThreadStatus, activity = false) {
+    this.q.setStatus(threadId, status, activity ? nowIso() : undefined);
+  }
+
+  titleOf(row: ThreadRow): TitleFact {
+    return { title: row.title, source: parseTitleSource(row.title_source) };
+  }
+
+  /** What a running TitleMiddleware asks before any automatic write: the registry's user pin, if any. */
+  readPin(threadId: string): TitleFact | null {
+    const row = this.q.getThread(threadId);
+    if (!row) return null;
+    const fact = this.titleOf(row);
+    return fact.source?.kind === "user" ? fact : null;
+  }
+
+  /** Stores one title-model request's audit record (dropped if the thread is gone by then). */
+  recordTitleRequest(record: TitleRequestRecord) {
+    if (record.thread_id) this.q.insertTitleRequest({ ...record, thread_id: record.thread_id });
+  }
+
+  titleRequests(threadId: string, limit: number, offset: number) {
+    this.get(threadId);
+    return this.q.listTitleRequests(threadId, limit, offset);
+  }
+
+  /** A rename accepted while the thread is busy: visible in search at once, owed to the checkpoint. */
+  recordPendingPin(threadId: string, title: string) {
+    this.q.setTitle(threadId, title, JSON.stringify({ kind: "user" }), true, nowIso());
+  }
+
+  clearPendingPin = (threadId: string) => this.q.clearPin(threadId);
+
+  /** Marks an idle-thread write under way (checkpoint first, registry second); see schema.ts. */
+  markSyncPending = (threadId: string) => this.q.setSyncPending(threadId, true);
+  clearSyncPending = (threadId: string) => this.q.setSyncPending(threadId, false);
+
+  setTitle(threadId: string, fact: TitleFact) {
+    this.q.setTitle(threadId, fact.title, fact.source ? JSON.stringify(fact.source) : null, false, nowIso());
+  }
+
+  /**
+   * A `values` chunk from a run: refresh the snapshot, and move the title projection only if
+   * the one precedence rule allows it. A pending pin is newer than anything the run can say.
+   */
+  projectValues(threadId: string, values: unknown, valuesJson = toJson(values)) {
+    const row = this.q.getThread(threadId);
+    if (!row) return;
+    this.q.setValues(threadId, valuesJson, row.interrupts_json);
+    const proposed = titleFactOf(values);
+    if (row.pin_pending || !proposed.title || !proposed.source) return;
+    const current = this.titleOf(row);
+    if (sameTitleFact(current, proposed)) return;
+    if (decideTitle(current, { title: proposed.title, source: proposed.source }).accept) this.setTitle(threadId, proposed);
+  }
+
+  /**
+   * After a run or a state update: the registry follows the checkpoint (snapshot, interrupts,
+   * title). Skipped for the title while a pin is pending, since then the registry is the newer one.
+   */
+  mirrorState(threadId: string, snap: StateSnapshot) {
+    const row = this.q.getThread(threadId);
+    if (!row) return;
+    const hasCheckpoint = Boolean(snap.config?.configurable?.checkpoint_id);
+    const interrupts = interruptsOf(snap);
+    this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null);
+    if (row.pin_pending) return;
+    const fact = titleFactOf(snap.values);
+    const current = this.titleOf(row);
+    if (!sameTitleFact(fact, current)) this.setTitle(threadId, fact);
+  }
+
+  hasInterrupts = (row: ThreadRow) => row.interrupts_json != null && row.interrupts_json !== "{}";
+
+  search = (query: ThreadQuery) => this.q.searchThreads(query);
+  count = (query: ThreadQuery) => this.q.countThreads(query);
+
+  /** A registry row → the Agent Protocol thread object (optionally `select`ed, plus `extracted`). */
+  threadJson(row: ThreadRow, opts: ThreadJsonOptions = {}) {
+    const full: Record<string, unknown> = {
+      thread_id: row.thread_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      activity_at: row.activity_at,
+      metadata: parse(row.metadata, {}),
+      status: row.status,
+      config: {},
+      context: {},
+      values: "values_json" in row ? parse(row.values_json, null) : undefined,
+      interrupts: parse(row.interrupts_json, {}),
+    };
+    const out: Record<string, unknown> = opts.select ? Object.fromEntries(opts.select.map((k) => [k, full[k]])) : full;
+    if (opts.extract?.length) {
+      out.extracted = Object.fromEntries(opts.extract.map(([alias], i) => [alias, parse(row[`ex_${i}`], null)]));
+    }
+    return out;
+  }
+}

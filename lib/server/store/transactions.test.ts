@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openAppAgent } from "@/lib/agent/runtime";
+import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
+
+let h: Harness;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await h?.close();
+});
+
+/** Makes the last statement of a multi-statement write fail, as a crash at that point would. */
+const failOn = (table: string, op: "INSERT" | "DELETE") =>
+  h.db.exec(`CREATE TEMP TRIGGER fail_${table}_${op} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+const healOn = (table: string, op: "INSERT" | "DELETE") => h.db.exec(`DROP TRIGGER fail_${table}_${op}`);
+
+const count = (sql: string, ...args: unknown[]) => (h.db.prepare(sql).get(...args) as { n: number }).n;
+const checkpointsOf = (threadId: string) => count("SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = ?", threadId);
+
+describe("multi-statement writes are one transaction", () => {
+  it("delete: a failure part-way leaves the thread whole (checkpoints and registry), then it deletes cleanly", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Keep me whole") });
+    const before = checkpointsOf(t.thread_id);
+    expect(before).toBeGreaterThan(0);
+    failOn("tl_runs", "DELETE");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await h.fetch(`/threads/${t.thread_id}`, { method: "DELETE" })).status).toBe(500);
+    expect(checkpointsOf(t.thread_id)).toBe(before);
+    expect((await h.client.threads.getState<{ title: string }>(t.thread_id)).values.title).toBe("Keep me whole");
+    healOn("tl_runs", "DELETE");
+    await h.client.threads.delete(t.thread_id);
+    expect(checkpointsOf(t.thread_id)).toBe(0);
+    expect(count("SELECT COUNT(*) AS n FROM writes WHERE thread_id = ?", t.thread_id)).toBe(0);
+    expect(h.api.q.getThread(t.thread_id)).toBeUndefined();
+  });
+
+  it("copy: a failure part-way leaves no orphan checkpoints; a whole copy has every checkpoint and write", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Copy me") });
+    failOn("tl_title_revisions", "INSERT");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await h.fetch(`/threads/${t.thread_id}/copy`, { method: "POST" })).status).toBe(500);
+    expect(count("SELECT COUNT(DISTINCT thread_id) AS n FROM checkpoints")).toBe(1);
+    expect(count("SELECT COUNT(*) AS n FROM tl_threads")).toBe(1);
+    healOn("tl_title_revisions", "INSERT");
+    const copy = await h.client.threads.copy(t.thread_id);
+    expect(checkpointsOf(copy.thread_id)).toBe(checkpointsOf(t.thread_id));
+    const history = await h.client.threads.getHistory(copy.thread_id, { limit: 50 });
+    expect(history.every((s) => (s.metadata as { thread_id?: string }).thread_id !== t.thread_id)).toBe(true);
+  });
+
+  it("rollback: dropping the run's checkpoints and its row succeed or fail together", async () => {
+    h = createHarness({ model: new ScriptedModel(["first", "w ".repeat(200)], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("First") });
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Second") });
+    await sleep(60);
+    const during = checkpointsOf(t.thread_id);
+    failOn("tl_runs", "DELETE");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await h.client.runs.cancel(t.thread_id, run.run_id, true, "rollback");
+    // The rollback failed as a whole: the run's checkpoints are still there, and so is its row.
+    expect(checkpointsOf(t.thread_id)).toBeGreaterThanOrEqual(during);
+    expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("interrupted");
+    healOn("tl_runs", "DELETE");
+  });
+});
+
+describe("power-loss durability", () => {
+  it("the app's SQLite connection commits with synchronous=FULL (WAL), also when it reopens its file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
+    const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
+    // A reopened WAL file starts at this SQLite build's WAL default (NORMAL), not FULL.
+    (await openAppAgent(env)).db.close();
+    const app = await openAppAgent(env);
+    try {
+      expect(app.db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(app.db.pragma("synchronous", { simple: true })).toBe(2);
+    } finally {
+      app.db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

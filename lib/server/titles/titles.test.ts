@@ -1,0 +1,195 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
+import { ScriptedModel, collect, createHarness, human, sleep, type Harness } from "../test-harness";
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+type TitleValues = { title: string | null; title_source: { kind: string } | null; messages: unknown[] };
+const LEAN = { select: ["thread_id"] as "thread_id"[], extract: { title: "values.title", title_source: "values.title_source" } };
+const USER = { kind: "user" };
+
+async function listed(threadId: string) {
+  const [row] = await h.client.threads.search({ ...LEAN, ids: [threadId] });
+  return row.extracted as { title: string; title_source: { kind: string } };
+}
+
+async function post(path: string, body: unknown) {
+  const res = await h.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("rename on an idle thread", () => {
+  it("pins the sanitised title; a second run keeps it and makes one more model call only", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Explain monads") });
+    const res = (await h.client.threads.updateState(t.thread_id, { values: { title: "  My   monads\nnotes " } })) as unknown as Record<string, unknown>;
+    expect(res).toMatchObject({ title: "My monads notes", title_source: USER, pending: false });
+    expect((res.checkpoint as { checkpoint_id: string }).checkpoint_id).toBeTruthy();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("And functors?") });
+    expect(h.model.calls).toBe(2);
+    const state = await h.client.threads.getState<TitleValues>(t.thread_id);
+    expect(state.values).toMatchObject({ title: "My monads notes", title_source: USER });
+    expect(state.next).toEqual([]);
+    expect(await listed(t.thread_id)).toEqual({ title: "My monads notes", title_source: USER });
+  });
+
+  it("works on a thread that has never run, and leaves no pending step behind", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Named before the first message" } });
+    const state = await h.client.threads.getState<TitleValues>(t.thread_id);
+    expect(state.next).toEqual([]);
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Hello") });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Named before the first message");
+  });
+
+  it("rejects invalid titles with 422 {detail}", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    const cases: [unknown, RegExp][] = [
+      [{ values: { title: "   " } }, /^title-invalid: Title must not be empty$/],
+      [{ values: { title: 42 } }, /^title-invalid: Title must be a string$/],
+      [{ values: { title: "x".repeat(201) } }, /^title-invalid: .*200/],
+      [{ values: { title: "ok", messages: [] } }, /^title-invalid: a rename sends only/],
+      [{ values: { title_source: { kind: "user" } } }, /^title-invalid/],
+    ];
+    for (const [body, detail] of cases) {
+      const res = await post(`/threads/${t.thread_id}/state`, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.detail).toMatch(detail);
+    }
+  });
+});
+
+describe("rename while the first run is streaming", () => {
+  for (const instant of [true, false]) {
+    it(`the user's title wins in state, search and history (instant title ${instant ? "on" : "off"})`, async () => {
+      h = createHarness({
+        model: new ScriptedModel(["tok ".repeat(40)], 5),
+        titleConfig: { ...DEFAULT_TITLE_CONFIG, instant },
+      });
+      const t = await h.client.threads.create();
+      const stream = h.client.runs.stream(t.thread_id, "agent", { input: human("Help me plan a garden"), streamMode: ["values", "messages-tuple"] });
+      const parts: { event: string; data: unknown }[] = [];
+      let renamed: Record<string, unknown> | undefined;
+      for await (const part of stream) {
+        parts.push(part);
+        if (part.event === "messages" && !renamed) {
+          renamed = (await h.client.threads.updateState(t.thread_id, { values: { title: "Garden plans" } })) as unknown as Record<string, unknown>;
+          // Recorded at once: the list shows it while the run is still going.
+          expect((await h.client.threads.get(t.thread_id)).status).toBe("busy");
+          expect(await listed(t.thread_id)).toEqual({ title: "Garden plans", title_source: USER });
+        }
+      }
+      expect(renamed).toMatchObject({ title: "Garden plans", title_source: USER, pending: true });
+      expect(h.model.calls).toBe(1);
+      // The run's own values: with the instant title it was written before the rename; without it,
+      // the after-model write saw the pin (readTitlePin) and wrote nothing.
+      const runTitles = new Set(parts.filter((p) => p.event === "values").map((p) => (p.data as TitleValues).title));
+      expect(runTitles).toEqual(new Set(instant ? [null, "Help me plan a garden"] : [null]));
+
+      const state = await h.client.threads.getState<TitleValues>(t.thread_id);
+      expect(state.values).toMatchObject({ title: "Garden plans", title_source: USER });
+      expect(state.values.messages).toHaveLength(2);
+      expect(await listed(t.thread_id)).toEqual({ title: "Garden plans", title_source: USER });
+      const history = await h.client.threads.getHistory<TitleValues>(t.thread_id, { limit: 20 });
+      expect(history[0].values).toMatchObject({ title: "Garden plans", title_source: USER });
+      expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+      // A second run keeps the pin.
+      await h.client.runs.wait(t.thread_id, "agent", { input: human("More please") });
+      expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Garden plans");
+    });
+  }
+
+  it("a plain state update on a busy thread is 409; the rename is kept even when the run is cancelled", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Cancel me later") });
+    await sleep(40);
+    expect((await post(`/threads/${t.thread_id}/state`, { values: { messages: [] } })).status).toBe(409);
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Survives cancel" } });
+    await h.client.runs.cancel(t.thread_id, run.run_id, true);
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: "Survives cancel", title_source: USER });
+    expect((await post(`/threads/${t.thread_id}/state`, { values: { messages: [] }, as_node: "TitleMiddleware.after_model" })).status).toBe(200);
+  });
+});
+
+describe("copy while a rename is pending", () => {
+  it("the copy gets the pinned title even though the source's checkpoint does not have it yet", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Copy me mid-run") });
+    await sleep(40);
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Pinned mid-run" } });
+    const copy = await h.client.threads.copy(t.thread_id);
+    expect((await h.client.threads.getState<TitleValues>(copy.thread_id)).values).toMatchObject({ title: "Pinned mid-run", title_source: USER });
+    expect(await listed(copy.thread_id)).toEqual({ title: "Pinned mid-run", title_source: USER });
+    await h.client.runs.join(t.thread_id, run.run_id);
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Pinned mid-run");
+  });
+});
+
+describe("regenerate and title history", () => {
+  it("regenerate clears the pin and writes a fresh automatic title; history shows every revision with its source", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("How do tides work") });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Tides" } });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Ocean tides" } });
+    const res = await post(`/threads/${t.thread_id}/title/regenerate`, {});
+    expect(res).toEqual({ status: 200, body: { title: "How do tides work", title_source: { kind: "fallback" } } });
+    expect(await listed(t.thread_id)).toEqual({ title: "How do tides work", title_source: { kind: "fallback" } });
+    expect(h.model.calls).toBe(1);
+
+    const history = await h.client.threads.getHistory<TitleValues>(t.thread_id, { limit: 50 });
+    const revisions: string[] = [];
+    for (const s of [...history].reverse()) {
+      const label = `${s.values.title}|${s.values.title_source?.kind}`;
+      if (s.values.title && revisions.at(-1) !== label) revisions.push(label);
+    }
+    expect(revisions).toEqual(["How do tides work|fallback", "Tides|user", "Ocean tides|user", "How do tides work|fallback"]);
+    // A later run may improve an automatic title again (it is no longer pinned).
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title_source).toEqual({ kind: "fallback" });
+  });
+
+  it("regenerate is 409 while busy, 422 without a user message, 404 for an unknown thread", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(50)], 5) });
+    const t = await h.client.threads.create();
+    expect((await post(`/threads/${t.thread_id}/title/regenerate`, {})).status).toBe(422);
+    expect((await post(`/threads/unknown/title/regenerate`, {})).status).toBe(404);
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Busy now") });
+    expect((await post(`/threads/${t.thread_id}/title/regenerate`, {})).status).toBe(409);
+    await h.client.runs.join(t.thread_id, run.run_id);
+    expect((await post(`/threads/${t.thread_id}/title/regenerate`, {})).status).toBe(200);
+  });
+});
+
+describe("restart repair", () => {
+  it("turns what a crash left (busy thread, running run, pending pin) into a consistent thread that shows the error", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Before the crash") });
+    // Simulate a process that died mid-run right after a rename was accepted.
+    const q = h.api.q;
+    q.insertRun({ run_id: "00000000-0000-4000-8000-000000000001", thread_id: t.thread_id, assistant_id: "agent", status: "running", created_at: new Date().toISOString(), metadata: "{}", kwargs: "{}", multitask_strategy: "reject" });
+    q.setStatus(t.thread_id, "busy");
+    h.api.registry.recordPendingPin(t.thread_id, "Pinned before crash");
+    const dir = h.dir;
+    h.db.close();
+
+    h = createHarness({ dir });
+    await h.api.ready;
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
+    expect((await h.client.runs.get(t.thread_id, "00000000-0000-4000-8000-000000000001")).status).toBe("error");
+    const state = await h.client.threads.getState<TitleValues>(t.thread_id);
+    expect(state.values).toMatchObject({ title: "Pinned before crash", title_source: USER });
+    expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+    // Its events died with the process: joining it is a 404, not an empty stream.
+    await expect(collect(h.client.runs.joinStream(t.thread_id, "00000000-0000-4000-8000-000000000001"))).rejects.toThrow(/404/);
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,102 @@
+import { decideTitle, isRealUserMessage, messageAttachments, messageRole, normalizeUserTitle, titleFactOf, userMessageText, type TitleConfig, type TitleSource } from "@/lib/title";
+import { proposeFallbackTitle } from "@/lib/agent/title-proposals";
+import type { ModelTitler } from "@/lib/agent/title-model";
+import { contentToText } from "@/lib/title";
+import { conflict, unprocessable } from "../http/errors";
+import { checkpointJson, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import type { Registry } from "../store/registry";
+import type { RunManager } from "../runs/run-manager";
+
+export interface TitleServiceDeps {
+  graph: AgentGraph;
+  registry: Registry;
+  runs: RunManager;
+  titleConfig: TitleConfig;
+  /** "Let AI name this" asks this title model when set; otherwise the local fallback. */
+  titler?: ModelTitler | null;
+}
+
+const USER: TitleSource = { kind: "user" };
+
+/** Renames and regenerates: the two title writers that come from the API rather than the graph. */
+export class TitleService {
+  constructor(private readonly d: TitleServiceDeps) {}
+
+  /**
+   * A rename. Idle thread → a checkpointed state update. Busy thread → the pin is recorded in
+   * the registry at once (search shows it, the running middleware sees it through
+   * readTitlePin) and the run manager writes it into the checkpoint when the run ends.
+   */
+  async rename(threadId: string, raw: unknown) {
+    const { registry, runs, graph } = this.d;
+    registry.get(threadId);
+    const norm = normalizeUserTitle(raw);
+    if (!norm.ok) throw unprocessable(`title-invalid: ${norm.message}`);
+    const proposal = { title: norm.title, source: USER };
+    return runs.exclusive(
+      threadId,
+      async () => {
+        const snap = await graph.getState(threadConfig(threadId));
+        // decideTitle always accepts a user title; asked anyway so there is one rule in one place.
+        if (!decideTitle(titleFactOf(snap.values), proposal).accept) throw conflict("Title change refused");
+        const config = await writeTitleToCheckpoint(graph, threadId, norm.title, USER);
+        registry.clearPendingPin(threadId);
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return { checkpoint: checkpointJson(config), title: norm.title, title_source: USER, pending: false };
+      },
+      () => {
+        if (!decideTitle(registry.titleOf(registry.get(threadId)), proposal).accept) throw conflict("Title change refused");
+        registry.recordPendingPin(threadId, norm.title);
+        return { checkpoint: null, title: norm.title, title_source: USER, pending: true };
+      },
+    );
+  }
+
+  /** Clears the pin and writes a fresh automatic title now (409 while a run is going). */
+  async regenerate(threadId: string) {
+    const { registry, runs, graph, titleConfig } = this.d;
+    registry.get(threadId);
+    return runs.exclusive(
+      threadId,
+      async () => {
+        const snap = await graph.getState(threadConfig(threadId));
+        const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
+        const fallback = proposeFallbackTitle(messages, titleConfig);
+        if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
+        const proposal = (await this.modelTitle(threadId, messages)) ?? fallback;
+        if (!decideTitle(titleFactOf(snap.values), proposal, { regenerate: true }).accept) {
+          throw unprocessable("title-regenerate: no usable title could be generated");
+        }
+        await writeTitleToCheckpoint(graph, threadId, proposal.title, proposal.source);
+        registry.clearPendingPin(threadId);
+        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        return { title: proposal.title, title_source: proposal.source };
+      },
+      () => {
+        throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
+      },
+    );
+  }
+
+  /**
+   * A drifted conversation gets a title that fits it now: the model sees the first message and
+   * the latest exchange (both capped by the engine). Null when there is no model or it failed.
+   */
+  private async modelTitle(threadId: string, messages: unknown[]) {
+    const { titler, registry } = this.d;
+    const users = messages.filter(isRealUserMessage);
+    const userText = users.length ? userMessageText(users[0]).trim() : "";
+    if (!titler || !userText) return null;
+    const lastUser = users.at(-1);
+    const lastAssistant = [...messages].reverse().find((m) => messageRole(m) === "assistant");
+    const attempt = await titler.request({
+      threadId,
+      purpose: "regenerate",
+      userText,
+      attachments: messageAttachments(users[0]),
+      latest: users.length > 1 || lastAssistant ? { userText: userMessageText(lastUser), assistantText: contentToText((lastAssistant as { content?: unknown } | undefined)?.content) } : undefined,
+      audit: (record) => registry.recordTitleRequest(record),
+    });
+    return attempt.ok ? { title: attempt.title, source: attempt.source } : null;
+  }
+}
