@@ -14,6 +14,7 @@ import { TitleService } from "./titles/titles";
 import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
 import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
+import { createAccounts, sqliteAccountsDatabase, type Accounts, type AccountsDatabase } from "./auth/accounts";
 import { buildAuth } from "./auth/rules";
 import { guardConfigFromEnv, guardRequest, withCors, type GuardConfig } from "./auth/request-guard";
 
@@ -31,6 +32,16 @@ export interface ApiDeps {
   authMode?: AuthMode;
   /** Host allowlist and CORS origins; default: loopback hosts, no CORS. */
   guard?: GuardConfig;
+  /** Accounts mode's sign-in (better-auth); without it only API keys identify callers. */
+  accounts?: AccountsDeps;
+}
+
+export interface AccountsDeps {
+  secret: string;
+  /** `BETTER_AUTH_URL`. */
+  baseURL?: string | null;
+  /** better-auth's database; default: `db` (the threads' own SQLite file). */
+  database?: AccountsDatabase;
 }
 
 export interface ApiAuth {
@@ -38,6 +49,10 @@ export interface ApiAuth {
   /** The LangGraph auth rules (lib/server/auth/rules.ts), run with the LangGraph server's semantics. */
   rules: AuthRunner;
   keys: ApiKeyStore;
+  /** better-auth (accounts mode with sign-in), else null. */
+  accounts: Accounts | null;
+  /** The network-edge checks (request-guard.ts) for the routes outside the API root. */
+  guard: GuardConfig;
 }
 
 export interface Api {
@@ -69,8 +84,11 @@ export function createApi(deps: ApiDeps): Api {
   const guard = deps.guard ?? guardConfigFromEnv({});
   const mode = deps.authMode ?? "local";
   const keys = sqliteApiKeyStore(deps.db);
-  const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
-  const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const accounts = mode === "accounts" && deps.accounts ? openAccounts(deps.accounts, deps.db, guard, q) : null;
+  const session = accounts ? (headers: Headers) => accounts.sessionUser(headers) : undefined;
+  const auth: ApiAuth = { mode, keys, accounts, guard, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys, session))) };
+  const repaired = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const ready = accounts ? Promise.all([repaired, accounts.ready]).then(() => undefined) : repaired;
   const driftCheck = ready.then(() => resyncDriftedTitles(q, runs)).catch((err) => (console.error("[api] drift check failed", err), 0));
   const api: Api = {
     q,
@@ -93,4 +111,21 @@ export function createApi(deps: ApiDeps): Api {
     },
   };
   return api;
+}
+
+/** better-auth over the threads' database; the first account adopts local-mode threads. */
+function openAccounts(cfg: AccountsDeps, db: Database.Database, guard: GuardConfig, q: Queries): Accounts {
+  const adopt = () => {
+    const out = q.adoptUnownedThreads();
+    if (out?.adopted) console.log(`[auth] ${out.adopted} conversation(s) from local mode now belong to the first account`);
+  };
+  const accounts = createAccounts({
+    database: cfg.database ?? sqliteAccountsDatabase(db),
+    secret: cfg.secret,
+    baseURL: cfg.baseURL,
+    allowedHosts: guard.allowedHosts,
+    onUserCreated: adopt,
+  });
+  // A crash between a first sign-up and its hook, or threads made in local mode since: adopt at start.
+  return { ...accounts, ready: accounts.ready.then(adopt) };
 }

@@ -1,9 +1,10 @@
-import { getAppAgent } from "@/lib/agent";
+import { dataDir, getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
 import { runLimitsFromEnv } from "./runs/run-limits";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
 import { guardConfigFromEnv } from "./auth/request-guard";
+import { authSecret } from "./auth/auth-secret";
 
 const key = Symbol.for("threadline.api");
 type G = typeof globalThis & { [key]?: Promise<Api> };
@@ -14,17 +15,19 @@ type G = typeof globalThis & { [key]?: Promise<Api> };
  */
 export function getApi(): Promise<Api> {
   const g = globalThis as G;
-  g[key] ??= getAppAgent().then((app) =>
-    createApi({
+  g[key] ??= getAppAgent().then((app) => {
+    const authMode = authModeFromEnv();
+    return createApi({
       db: app.db,
       checkpointer: app.checkpointer,
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,
       titler: app.titler,
-      authMode: authModeFromEnv(),
+      authMode,
       guard: guardConfigFromEnv(),
       runLimits: runLimitsFromEnv(process.env),
-    }),
-  );
+      accounts: authMode === "accounts" ? { secret: authSecret(dataDir()), baseURL: process.env.BETTER_AUTH_URL } : undefined,
+    });
+  });
   return g[key];
 }

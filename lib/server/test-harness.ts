@@ -13,6 +13,7 @@ import { createThreadlineAgent, type ModelTitler } from "@/lib/agent";
 import { sleep } from "@/lib/agent/offline-model";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "@/lib/title";
 import { createApi, type Api } from "./api";
+import type { AccountsDeps } from "./api";
 import type { AuthMode } from "./auth/identity";
 import type { GuardConfig } from "./auth/request-guard";
 import type { AgentGraph } from "./graph";
@@ -95,7 +96,12 @@ export interface HarnessOptions {
   runLimits?: Partial<RunLimits>;
   authMode?: AuthMode;
   guard?: GuardConfig;
+  /** better-auth's settings in accounts mode; default: a fixed test secret, no public URL. */
+  accounts?: AccountsDeps;
 }
+
+/** The secret test servers sign their session cookies with. */
+export const TEST_AUTH_SECRET = "threadline-test-secret-0123456789abcdef";
 
 /** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
 export function createHarness(opts: HarnessOptions = {}): Harness {
@@ -117,6 +123,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     runLimits: opts.runLimits,
     authMode: opts.authMode,
     guard: opts.guard,
+    accounts: opts.accounts ?? { secret: TEST_AUTH_SECRET },
   });
   const handler = (u: string | URL | Request, i?: RequestInit) => api.handle(new Request(u, i));
   const client = new Client({ apiUrl: API_URL, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } });

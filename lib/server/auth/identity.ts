@@ -1,5 +1,6 @@
 import { HTTPException } from "@langchain/langgraph-sdk/auth";
 import type { ApiKeyStore } from "./api-keys";
+import type { SessionUser } from "./accounts";
 
 export type AuthMode = "local" | "accounts";
 
@@ -29,6 +30,9 @@ export const LOCAL_USER: ThreadlineUser = { identity: "local", display_name: "Yo
 /** The caller of a route that needs no identity (/info): owns nothing, may do nothing else. */
 export const ANONYMOUS: ThreadlineUser = { identity: "anonymous", permissions: [], is_authenticated: false };
 
+/** Does the request carry a key header at all (even an empty or malformed one)? */
+export const sendsApiKey = (req: Request) => req.headers.has("x-api-key") || req.headers.has("authorization");
+
 /** `x-api-key: K` or `Authorization: Bearer K`. */
 export function apiKeyOf(req: Request): string | null {
   const header = req.headers.get("x-api-key")?.trim();
@@ -38,12 +42,25 @@ export function apiKeyOf(req: Request): string | null {
   return m ? m[1] : null;
 }
 
-/** Who sent a request. Throws LangGraph's HTTPException(401) so both servers answer the same way. */
-export function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore): ThreadlineUser {
+/** The signed-in user behind a request's session cookie (better-auth), or null. */
+export type SessionLookup = (headers: Headers) => Promise<SessionUser | null>;
+
+/**
+ * Who sent a request: an API key, else a better-auth session cookie. Throws LangGraph's
+ * HTTPException(401) so both servers answer the same way. A request that sends a key header is
+ * judged by that key alone, never by a cookie beside it: the request guard lets key requests
+ * through cross-origin (keys are not ambient), so a cookie must not ride along on that pass.
+ * Without `session` (langgraph dev) only keys are accepted.
+ */
+export async function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore, session?: SessionLookup): Promise<ThreadlineUser> {
   if (mode === "local") return LOCAL_USER;
-  const key = apiKeyOf(req);
-  if (!key) throw new HTTPException(401, { message: "Sign in or send an API key (x-api-key or Authorization: Bearer)" });
-  const found = keys().verify(key);
-  if (!found) throw new HTTPException(401, { message: "Unknown or revoked API key" });
-  return { identity: found.userId, permissions: [] };
+  if (sendsApiKey(req)) {
+    const key = apiKeyOf(req);
+    const found = key ? keys().verify(key) : null;
+    if (!found) throw new HTTPException(401, { message: key ? "Unknown or revoked API key" : "Malformed API key: send x-api-key: <key> or Authorization: Bearer <key>" });
+    return { identity: found.userId, permissions: [] };
+  }
+  const user = session ? await session(req.headers) : null;
+  if (!user) throw new HTTPException(401, { message: "Sign in or send an API key (x-api-key or Authorization: Bearer)" });
+  return { identity: user.id, display_name: user.name || user.email, permissions: [] };
 }

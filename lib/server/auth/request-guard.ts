@@ -66,9 +66,11 @@ const CORS_EXPOSE_HEADERS = "Content-Location, Location, X-Threadline-Server-Tim
 
 /**
  * null = let the request through; otherwise the answer to send (a 403, or a preflight's 204).
- * `host` is the Host header as the server received it.
+ * `host` is the Host header as the server received it. `keysExempt: false` (sign-in and the key
+ * settings, which only a session may use): no cross-origin pass for a key header, no CORS.
  */
-export function guardRequest(req: Request, cfg: GuardConfig): Response | null {
+export function guardRequest(req: Request, cfg: GuardConfig, opts: { keysExempt?: boolean } = {}): Response | null {
+  const keysExempt = opts.keysExempt ?? true;
   const host = req.headers.get("host") ?? new URL(req.url).host;
   if (!hostAllowed(host, cfg)) {
     return refuse(403, `Host ${JSON.stringify(host)} is not allowed; add it to THREADLINE_ALLOWED_HOSTS`);
@@ -77,6 +79,7 @@ export function guardRequest(req: Request, cfg: GuardConfig): Response | null {
   const crossOrigin = origin != null && !sameOrigin(origin, host);
   if (req.method === "OPTIONS") {
     if (!crossOrigin) return new Response(null, { status: 204 });
+    if (!keysExempt) return refuse(403, `Cross-origin request from ${origin} refused`);
     if (!cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
     return new Response(null, {
       status: 204,
@@ -90,7 +93,7 @@ export function guardRequest(req: Request, cfg: GuardConfig): Response | null {
     });
   }
   // A browser sends a key header cross-origin only after a preflight we allowed; keys are not ambient.
-  if (!crossOrigin || hasApiKey(req)) return null;
+  if (!crossOrigin || (keysExempt && hasApiKey(req))) return null;
   if (SAFE_METHODS.has(req.method)) return null; // the browser keeps the answer from the page (no CORS headers)
   return refuse(403, `Cross-origin request from ${origin} refused`);
 }

@@ -20,7 +20,7 @@ const mib = (n: number) => `${n / (1024 * 1024)} MiB`;
 const tooLarge = (limit: number) =>
   new ApiError(413, `Request body is larger than the limit of ${mib(limit)} (${limit} bytes)`, { Connection: "close" });
 
-function isJsonType(contentType: string | null): boolean {
+export function isJsonType(contentType: string | null): boolean {
   const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
   return media === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(media);
 }

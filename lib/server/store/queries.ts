@@ -209,6 +209,19 @@ export function createQueries(db: Database.Database) {
     insertTitleRequest: (row: Omit<TitleRequestRow, "id">) => q.insertTitleRequest.run(row),
     listTitleRequests: (threadId: string, limit: number, offset: number) => q.listTitleRequests.all(threadId, limit, offset),
     /**
+     * Local → accounts: threads made in local mode have no owner; they go to the FIRST account
+     * (the oldest row of better-auth's `user` table), all in one transaction. Idempotent: run when
+     * a user is created and at every start in accounts mode. null = no account yet.
+     */
+    adoptUnownedThreads: db.transaction((): { owner: string; adopted: number } | null => {
+      const first = db.prepare<[], { id: string }>('SELECT id FROM "user" ORDER BY "createdAt", rowid LIMIT 1').get();
+      if (!first) return null;
+      const { changes } = db
+        .prepare("UPDATE tl_threads SET metadata = json_set(metadata, '$.owner', ?) WHERE json_type(metadata, '$.owner') IS NULL")
+        .run(first.id);
+      return { owner: first.id, adopted: changes };
+    }),
+    /**
      * Rollback removes the checkpoints a cancelled run wrote. Checkpoint ids are time-ordered
      * (uuid6), so "written after the run's starting checkpoint" is a string comparison. These are
      * the SqliteSaver's tables (created by its setup(), which the caller has run by then).

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { Api } from "../api";
+import { DEFAULT_BODY_LIMIT, isJsonType, readJsonBody } from "../http/body";
+import { ApiError, errorResponse, jsonResponse, zodMessage } from "../http/errors";
+import { guardRequest } from "./request-guard";
+
+/**
+ * The two HTTP surfaces of accounts mode besides the Agent Protocol: better-auth at /api/auth and
+ * the API-key settings at /api/account/keys. Both are for a signed-in browser only, so both get
+ * the strict guard (no cross-origin pass for key headers, no CORS) and the same body rules as the
+ * API: a state-changing request is JSON (415 otherwise) and same-origin (403 otherwise).
+ */
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** 415 for a write whose body is not declared JSON (a cross-site `text/plain` or form post). */
+function requireJsonWrite(req: Request) {
+  if (!WRITES.has(req.method)) return;
+  const type = req.headers.get("content-type");
+  const length = Number(req.headers.get("content-length") ?? 0);
+  const hasBody = length > 0 || req.headers.has("transfer-encoding");
+  if ((type != null || hasBody) && !isJsonType(type)) {
+    throw new ApiError(415, "Request bodies must be JSON: send Content-Type: application/json");
+  }
+}
+
+/** A browser always sends Origin on a write; a write without one is not from our pages. */
+function requireOrigin(req: Request) {
+  if (WRITES.has(req.method) && !req.headers.get("origin")) throw new ApiError(403, "A same-origin Origin header is required");
+}
+
+const noAccounts = () => new ApiError(404, "Accounts are off: start the server with THREADLINE_AUTH=accounts");
+
+/** /api/auth/*: our guard and body rules, then better-auth's own handler. */
+export async function serveAuthRoute(api: Api, req: Request): Promise<Response> {
+  const refused = guardRequest(req, api.auth.guard, { keysExempt: false });
+  if (refused) return refused;
+  try {
+    const accounts = api.auth.accounts;
+    if (!accounts) throw noAccounts();
+    requireJsonWrite(req);
+    return await accounts.handler(req);
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+const createKeyBody = z.object({ name: z.string().trim().min(1).max(60) }).strict();
+
+/** /api/account/keys (GET list, POST create) and /api/account/keys/{id} (DELETE revoke): a session only. */
+export async function serveKeySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {
+  const refused = guardRequest(req, api.auth.guard, { keysExempt: false });
+  if (refused) return refused;
+  try {
+    const accounts = api.auth.accounts;
+    if (!accounts) throw noAccounts();
+    requireOrigin(req);
+    requireJsonWrite(req);
+    // A key must not mint or revoke keys: only a signed-in person manages them.
+    const user = await accounts.sessionUser(req.headers);
+    if (!user) throw new ApiError(401, "Sign in to manage API keys");
+    const keys = api.auth.keys;
+    if (keyId == null && req.method === "GET") return jsonResponse({ keys: keys.list(user.id) });
+    if (keyId == null && req.method === "POST") {
+      const parsed = createKeyBody.safeParse(await readJsonBody(req, DEFAULT_BODY_LIMIT));
+      if (!parsed.success) throw new ApiError(422, zodMessage(parsed.error));
+      const made = keys.create(user.id, parsed.data.name);
+      const listed = keys.list(user.id).find((k) => k.id === made.id);
+      // The key itself is in this answer only; the server keeps its hash.
+      return jsonResponse({ ...listed, key: made.key }, 201);
+    }
+    if (keyId != null && req.method === "DELETE") {
+      if (!keys.revoke(user.id, keyId)) throw new ApiError(404, "API key not found");
+      return new Response(null, { status: 204 });
+    }
+    throw new ApiError(405, "Method not allowed");
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,112 @@
+import type Database from "better-sqlite3";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import { SqliteDialect } from "kysely";
+
+/**
+ * `THREADLINE_AUTH=accounts`: email + password accounts with better-auth, mounted at its default
+ * `/api/auth`. Its tables (user, session, account, verification) live in the same database as the
+ * threads; the handle is an input, so a Postgres store later hands over its own (a Kysely instance
+ * or a pg Pool) and nothing here changes.
+ */
+export type AccountsDatabase = NonNullable<BetterAuthOptions["database"]>;
+
+/**
+ * The app's SQLite connection for better-auth. Given as a Kysely dialect (not the raw handle) so
+ * better-auth runs without interactive transactions: its BEGIN … await … COMMIT on this shared,
+ * synchronous connection would otherwise swallow the API's own writes made in between (and roll
+ * them back with a failed sign-up). Each better-auth statement commits on its own instead.
+ */
+export function sqliteAccountsDatabase(db: Database.Database): AccountsDatabase {
+  return { dialect: new SqliteDialect({ database: db }), type: "sqlite" };
+}
+
+/** Sign-in attempts allowed per client IP in a window (better-auth's limiter, in memory). */
+export const SIGN_IN_LIMIT = { window: 60, max: 5 };
+export const SIGN_UP_LIMIT = { window: 60, max: 10 };
+
+export interface AccountsConfig {
+  database: AccountsDatabase;
+  secret: string;
+  /** `BETTER_AUTH_URL`, the public URL. An https URL makes the cookies Secure. */
+  baseURL?: string | null;
+  /** Hosts the request guard allows (names match any port, `name:port` only that port). */
+  allowedHosts: Iterable<string>;
+  /** Runs after a user row is committed (first-account adoption of local-mode threads). */
+  onUserCreated?: (userId: string) => void | Promise<void>;
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface Accounts {
+  /** better-auth's own handler for everything under /api/auth (after our guard). */
+  handler(req: Request): Promise<Response>;
+  /** The signed-in user of a request's session cookie, or null (no cookie, expired, forged). */
+  sessionUser(headers: Headers): Promise<SessionUser | null>;
+  /** Resolves once better-auth's tables exist (its migrations run at start). */
+  ready: Promise<void>;
+}
+
+/** Host patterns for better-auth's dynamic base URL: the same hosts our guard lets in. */
+function hostPatterns(hosts: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const h of hosts) out.push(...(/:\d+$/.test(h) ? [h] : [h, `${h}:*`]));
+  return out;
+}
+
+export function accountsOptions(cfg: AccountsConfig): BetterAuthOptions {
+  const baseURL = cfg.baseURL?.trim() || null;
+  return {
+    appName: "Threadline",
+    database: cfg.database,
+    secret: cfg.secret,
+    // Without a public URL, the origin is the request's own (its Host already passed our allowlist).
+    // The fallback serves session lookups that carry no Host (server components call in-process).
+    baseURL: baseURL ?? { allowedHosts: hostPatterns(cfg.allowedHosts), protocol: "auto", fallback: "http://localhost" },
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    // No network here, and nobody asked to be counted.
+    telemetry: { enabled: false },
+    // Off outside production by default: on, always, and strict on the password endpoints.
+    rateLimit: {
+      enabled: true,
+      storage: "memory",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-up/email": SIGN_UP_LIMIT },
+    },
+    advanced: {
+      // httpOnly + SameSite=Lax are better-auth's defaults, stated here so a change is deliberate;
+      // Secure whenever the deployment is served over HTTPS (BETTER_AUTH_URL=https://…).
+      useSecureCookies: baseURL?.startsWith("https://") ?? false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    // Its messages go through ours; none of them carries a request body (tested: no password).
+    logger: { level: "warn", log: (level, message) => (level === "error" ? console.error : console.warn)(`[auth] ${message}`) },
+    databaseHooks: cfg.onUserCreated
+      ? { user: { create: { after: async (user) => void (await cfg.onUserCreated!(user.id)) } } }
+      : undefined,
+  };
+}
+
+export function createAccounts(cfg: AccountsConfig): Accounts {
+  const options = accountsOptions(cfg);
+  const auth = betterAuth(options);
+  const ready = getMigrations(options).then((m) => m.runMigrations());
+  return {
+    ready,
+    async handler(req) {
+      await ready;
+      return auth.handler(req);
+    },
+    async sessionUser(headers) {
+      await ready;
+      const found = await auth.api.getSession({ headers });
+      if (!found) return null;
+      return { id: found.user.id, email: found.user.email, name: found.user.name };
+    },
+  };
+}
