@@ -1,4 +1,6 @@
 import { Client, type Thread } from "@langchain/langgraph-sdk";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
@@ -15,9 +17,16 @@ import type { ThreadPage } from "@/lib/client/types";
  */
 const INTERNAL_API = "http://threadline.internal/api/langgraph";
 
-function serverClient(): Client {
+/**
+ * The request's cookies go along, so in accounts mode the API answers as the signed-in user (and
+ * only with that user's threads). `apiKey: null`: never a key picked up from the server's env.
+ */
+async function serverClient(): Promise<Client> {
+  const cookie = (await headers()).get("cookie");
   return new Client({
     apiUrl: INTERNAL_API,
+    apiKey: null,
+    defaultHeaders: cookie ? { cookie } : {},
     callerOptions: {
       maxRetries: 0,
       fetch: async (input: RequestInfo | URL, init?: RequestInit) => (await getApi()).handle(new Request(input, init)),
@@ -25,10 +34,30 @@ function serverClient(): Client {
   });
 }
 
+/** Who is looking: the signed-in person in accounts mode, `local` in local mode, null when signed out. */
+export type Viewer = { mode: "local" } | { mode: "accounts"; id: string; name: string; email: string };
+
+export const loadViewer = cache(async (): Promise<Viewer | null> => {
+  const api = await getApi();
+  if (api.auth.mode === "local") return { mode: "local" };
+  const user = await api.auth.accounts?.sessionUser(await headers());
+  return user ? { mode: "accounts", ...user } : null;
+});
+
+/**
+ * Every page but sign-in/sign-up calls this. proxy.ts already redirects a request without a
+ * session cookie, but it only sees that a cookie is there, not that it is valid: this is the check.
+ */
+export async function requireViewer(): Promise<Viewer> {
+  const viewer = await loadViewer();
+  if (!viewer) redirect("/sign-in");
+  return viewer;
+}
+
 /** First page of the sidebar (lean list, `$as_of` = now). null if the API is unavailable. */
 export const loadFirstThreadPage = cache(async (): Promise<ThreadPage | null> => {
   try {
-    return await fetchThreadPage(serverClient(), FIRST_PAGE, "");
+    return await fetchThreadPage(await serverClient(), FIRST_PAGE, "");
   } catch (err) {
     console.error("[web] could not load the conversation list", err);
     return null;
@@ -38,7 +67,7 @@ export const loadFirstThreadPage = cache(async (): Promise<ThreadPage | null> =>
 /** Starred threads (they sit above the date groups whatever their age). */
 export const loadStarredPage = cache(async (): Promise<ThreadPage | null> => {
   try {
-    return await fetchStarredPage(serverClient());
+    return await fetchStarredPage(await serverClient());
   } catch (err) {
     console.error("[web] could not load starred conversations", err);
     return null;
@@ -50,7 +79,7 @@ export type ThreadValues = Record<string, unknown> & { messages?: unknown[]; tit
 /** The open thread (standard thread object, with `values`), or null when it does not exist. */
 export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadValues> | null> => {
   try {
-    return await serverClient().threads.get<ThreadValues>(threadId);
+    return await (await serverClient()).threads.get<ThreadValues>(threadId);
   } catch (err) {
     const status = apiErrorStatus(err);
     if (status === 404 || status === 422) return null;
@@ -65,7 +94,7 @@ export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadV
  */
 export const loadThreadRow = cache(async (threadId: string): Promise<ThreadPage | null> => {
   try {
-    const page = await fetchThreadRowPage(serverClient(), threadId);
+    const page = await fetchThreadRowPage(await serverClient(), threadId);
     return page.rows.length ? page : null;
   } catch (err) {
     console.error("[web] could not load the conversation's row", err);

@@ -5,7 +5,7 @@ import { parseTzOffset, TZ_COOKIE } from "@/lib/client/calendar-cookie";
 import { documentTitleFor } from "@/lib/client/document-title";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
-import { loadFirstThreadPage, loadStarredPage, requestNow } from "./_data";
+import { loadFirstThreadPage, loadStarredPage, loadViewer, requestNow } from "./_data";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -23,6 +23,16 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   await connection(); // per-request: the list is live data
+  const viewer = await loadViewer();
+  // Signed out (accounts mode): only the sign-in and sign-up pages render, without the sidebar;
+  // every other page redirects to sign-in itself (requireViewer).
+  if (!viewer) {
+    return (
+      <html lang="en">
+        <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">{children}</body>
+      </html>
+    );
+  }
   const [page, starred] = await Promise.all([loadFirstThreadPage(), loadStarredPage()]);
   const serverNow = requestNow();
   // Date groups are rendered in the browser's zone when it has told us (cookie), else ours.
@@ -31,7 +41,12 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en">
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         <Providers>
-          <AppShell initialList={{ page, starred }} serverNow={serverNow} tzOffsetMin={tzOffsetMin}>
+          <AppShell
+            initialList={{ page, starred }}
+            serverNow={serverNow}
+            tzOffsetMin={tzOffsetMin}
+            account={viewer.mode === "accounts" ? { name: viewer.name, email: viewer.email } : null}
+          >
             {children}
           </AppShell>
         </Providers>

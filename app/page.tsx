@@ -1,6 +1,7 @@
 import { NewChat } from "@/components/chat/NewChat";
-import { loadAppInfo } from "./_data";
+import { loadAppInfo, requireViewer } from "./_data";
 
-export default function NewConversationPage() {
+export default async function NewConversationPage() {
+  await requireViewer();
   return <NewChat app={loadAppInfo()} />;
 }

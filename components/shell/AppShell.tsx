@@ -12,12 +12,15 @@ import { ConversationList } from "@/components/conversation-list/ConversationLis
 import { CloseIcon, PlusIcon } from "@/components/ui/icons";
 import { ShellContext, type ShellControls } from "./shell-context";
 import { TitleAnnouncer } from "./TitleAnnouncer";
+import { AccountMenu, type SignedInAccount } from "./AccountMenu";
 
 interface AppShellProps {
   initialList: InitialList;
   serverNow: number;
   /** The browser's UTC offset as last reported in a cookie (or the server's): see useCalendarOffset. */
   tzOffsetMin: number;
+  /** The signed-in person (accounts mode); null in local mode, where nobody signs in. */
+  account?: SignedInAccount | null;
   children: ReactNode;
 }
 
@@ -44,7 +47,7 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
 }
 
 /** Sidebar (a drawer on narrow screens) + the page. Lives in the root layout: never remounts. */
-export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, children }: AppShellProps) {
+export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, account = null, children }: AppShellProps) {
   const router = useRouter();
   const now = useNow(serverNow);
   const tzOffsetMin = useCalendarOffset(renderedOffset);
@@ -120,6 +123,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
             <NewChatButton onClick={startNewChat} />
           </div>
           <ConversationList initialList={initialList} now={now} tzOffsetMin={tzOffsetMin} searchRef={asideSearch} />
+          {account ? <AccountMenu account={account} /> : null}
         </aside>
         <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
           <Dialog.Portal>
@@ -165,6 +169,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
                 searchRef={drawerSearch}
                 onNavigate={closeDrawer}
               />
+              {account ? <AccountMenu account={account} onNavigate={closeDrawer} /> : null}
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>

@@ -1,6 +1,8 @@
 import {
   ArrowUp,
   Ellipsis,
+  KeyRound,
+  LogOut,
   Lock,
   Menu,
   Pencil,
@@ -38,6 +40,8 @@ export const SendIcon = iconOf(ArrowUp, "SendIcon");
 export const PencilIcon = iconOf(Pencil, "PencilIcon");
 export const SparklesIcon = iconOf(Sparkles, "SparklesIcon");
 export const TrashIcon = iconOf(Trash2, "TrashIcon");
+export const KeyIcon = iconOf(KeyRound, "KeyIcon");
+export const SignOutIcon = iconOf(LogOut, "SignOutIcon");
 
 const StopGlyph = iconOf(Square, "StopIcon");
 export const StopIcon = (p: IconProps) => <StopGlyph fill="currentColor" {...p} />;

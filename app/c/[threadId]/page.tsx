@@ -4,7 +4,7 @@ import { ChatView, type ChatState } from "@/components/chat/ChatView";
 import { SeedThreadRow } from "@/components/shell/SeedThreadRow";
 import { CONVERSATION_NOT_FOUND, documentTitleFor } from "@/lib/client/document-title";
 import { titleFactOf } from "@/lib/title";
-import { loadAppInfo, loadThread, loadThreadRow } from "../../_data";
+import { loadAppInfo, loadThread, loadThreadRow, loadViewer, requireViewer } from "../../_data";
 
 type Params = { params: Promise<{ threadId: string }> };
 
@@ -12,11 +12,13 @@ type Params = { params: Promise<{ threadId: string }> };
 // behind a pin made while a run is going.
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { threadId } = await params;
+  if (!(await loadViewer())) return {};
   const row = await loadThreadRow(threadId);
   return { title: documentTitleFor(row ? row.rows[0].title.title : CONVERSATION_NOT_FOUND) };
 }
 
 export default async function ConversationPage({ params }: Params) {
+  await requireViewer();
   const { threadId } = await params;
   const [thread, row] = await Promise.all([loadThread(threadId), loadThreadRow(threadId)]);
   if (!thread) notFound();

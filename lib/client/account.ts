@@ -1,0 +1,72 @@
+/**
+ * The browser side of accounts mode: better-auth's email + password endpoints and our API-key
+ * settings, as plain same-origin JSON requests (the cookies are httpOnly; the browser sends them).
+ */
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  created_at: string;
+  last_four: string;
+}
+
+export class AccountError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function postJson(path: string, body: unknown): Promise<Response> {
+  return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
+}
+
+/** A sentence for people, never the server's raw text for a failure we did not foresee. */
+async function failure(res: Response, what: "sign-in" | "sign-up" | "keys"): Promise<AccountError> {
+  const body = (await res.json().catch(() => null)) as { message?: string; detail?: string } | null;
+  if (res.status === 429) return new AccountError(429, "Too many attempts. Wait a minute, then try again.");
+  if (what === "sign-in" && (res.status === 401 || res.status === 403)) return new AccountError(res.status, "Wrong email or password.");
+  if (res.status >= 500 || !(body?.message || body?.detail)) return new AccountError(res.status, "Something went wrong. Try again.");
+  return new AccountError(res.status, (body.message ?? body.detail)!);
+}
+
+export async function signIn(email: string, password: string): Promise<void> {
+  const res = await postJson("/api/auth/sign-in/email", { email, password });
+  if (!res.ok) throw await failure(res, "sign-in");
+}
+
+export async function signUp(name: string, email: string, password: string): Promise<void> {
+  const res = await postJson("/api/auth/sign-up/email", { name, email, password });
+  if (!res.ok) throw await failure(res, "sign-up");
+}
+
+/** Ends the session and forgets this person's drafts and followed runs in this browser. */
+export async function signOut(): Promise<void> {
+  await postJson("/api/auth/sign-out", {});
+  for (const storage of [window.localStorage, window.sessionStorage]) {
+    for (const key of Object.keys(storage)) if (key.startsWith("threadline:")) storage.removeItem(key);
+  }
+}
+
+/** Only a path on this site (a `next` parameter must not send anyone elsewhere). */
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}
+
+export async function listKeys(): Promise<ApiKeyInfo[]> {
+  const res = await fetch("/api/account/keys", { credentials: "same-origin" });
+  if (!res.ok) throw await failure(res, "keys");
+  return ((await res.json()) as { keys: ApiKeyInfo[] }).keys;
+}
+
+export async function createKey(name: string): Promise<ApiKeyInfo & { key: string }> {
+  const res = await postJson("/api/account/keys", { name });
+  if (!res.ok) throw await failure(res, "keys");
+  return res.json();
+}
+
+export async function revokeKey(id: string): Promise<void> {
+  const res = await fetch(`/api/account/keys/${encodeURIComponent(id)}`, { method: "DELETE", credentials: "same-origin" });
+  if (!res.ok && res.status !== 404) throw await failure(res, "keys");
+}
