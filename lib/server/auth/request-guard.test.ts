@@ -83,3 +83,17 @@ describe("cross-site requests", () => {
     expect((await send("/threads", { host, origin: "https://ui.example", ...json }, postJson)).status).toBe(403);
   });
 });
+
+describe("the strict form (sign-in and key settings: keysExempt false)", () => {
+  it("refuses a cross-origin write even with a key header, and every cross-origin preflight, also from a CORS origin", async () => {
+    const { guardRequest } = await import("./request-guard");
+    const cfg = guardConfigFromEnv({ THREADLINE_CORS_ORIGINS: "https://ui.example" });
+    const req = (method: string, headers: Record<string, string>) => new Request("http://127.0.0.1:3000/api/auth/sign-out", { method, headers: { host: "127.0.0.1:3000", ...headers } });
+    const crossWithKey = req("POST", { origin: "https://ui.example", "x-api-key": "k" });
+    expect(guardRequest(crossWithKey, cfg)).toBeNull(); // the API's rule: keys pass
+    expect(guardRequest(crossWithKey, cfg, { keysExempt: false })?.status).toBe(403);
+    expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg)?.status).toBe(204);
+    expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg, { keysExempt: false })?.status).toBe(403);
+    expect(guardRequest(req("POST", { origin: "http://127.0.0.1:3000" }), cfg, { keysExempt: false })).toBeNull();
+  });
+});
