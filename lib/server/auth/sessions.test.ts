@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHarness, TEST_AUTH_SECRET, type Harness } from "../test-harness";
 import { guardConfigFromEnv } from "./request-guard";
 import { serveAuthRoute, serveKeySettings } from "./account-routes";
-import { SIGN_IN_LIMIT } from "./accounts";
+import { SIGN_IN_LIMIT, SIGN_UP_LIMIT } from "./accounts";
 import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type IsolationTarget } from "./isolation-suite";
 import { authRequest, clientWithCookie, ORIGIN, PASSWORD, signUp } from "./session-testing";
 
@@ -163,4 +163,14 @@ describe("sign-in rate limit and logs", () => {
     }
     expect(logged.filter((l) => l.includes(wrong) || l.includes(PASSWORD))).toEqual([]);
   });
+
+  it(`sign-up is limited too: ${SIGN_UP_LIMIT.max} from one IP, then 429`, async () => {
+    const ip = "10.201.0.8";
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_UP_LIMIT.max; i++) {
+      const res = await authRequest(h.api, "/sign-up/email", { name: `u${i}`, email: `u${i}@example.com`, password: PASSWORD }, { "x-forwarded-for": ip });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array(SIGN_UP_LIMIT.max).fill(200), 429]);
+  }, 30_000);
 });
