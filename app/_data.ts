@@ -2,6 +2,7 @@ import { Client, type Thread } from "@langchain/langgraph-sdk";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
+import { getRemote } from "@/lib/server/remote";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
@@ -20,7 +21,11 @@ function serverClient(): Client {
     apiUrl: INTERNAL_API,
     callerOptions: {
       maxRetries: 0,
-      fetch: async (input: RequestInfo | URL, init?: RequestInit) => (await getApi()).handle(new Request(input, init)),
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        // LANGGRAPH_API_URL: read from that server, through the same forwarder (lib/server/remote).
+        const remote = getRemote();
+        return remote ? remote.handle(new Request(input, init)) : (await getApi()).handle(new Request(input, init));
+      },
     },
   });
 }

@@ -1,5 +1,6 @@
 import { HTTPException } from "@langchain/langgraph-sdk/auth";
 import type { ApiKeyStore } from "./api-keys";
+import { forwardedUserOf } from "./forwarded-identity";
 
 export type AuthMode = "local" | "accounts";
 
@@ -41,6 +42,9 @@ export function apiKeyOf(req: Request): string | null {
 /** Who sent a request. Throws LangGraph's HTTPException(401) so both servers answer the same way. */
 export function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore): ThreadlineUser {
   if (mode === "local") return LOCAL_USER;
+  // A Threadline web app in front of this server (LANGGRAPH_API_URL) names its signed-in user.
+  const forwarded = forwardedUserOf(req);
+  if (forwarded) return forwarded;
   const key = apiKeyOf(req);
   if (!key) throw new HTTPException(401, { message: "Sign in or send an API key (x-api-key or Authorization: Bearer)" });
   const found = keys().verify(key);
