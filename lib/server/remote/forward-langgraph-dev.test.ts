@@ -89,6 +89,14 @@ describe("the forwarder in front of langgraph dev", () => {
     }
     const answer = (await client.threads.updateState(thread.thread_id, { values: { title: "  Lighthouse tales " } })) as unknown as Record<string, unknown>;
     expect(answer).toMatchObject({ title: "Lighthouse tales", title_source: { kind: "user" }, pending: true });
+    // While it waits, reads through us already show it (a refetching sidebar must not lose it)…
+    const during = await client.threads.getState<{ title: string }>(thread.thread_id);
+    expect(during.values.title).toBe("Lighthouse tales");
+    const [row] = await client.threads.search({ ids: [thread.thread_id], select: ["thread_id", "values"] });
+    expect((row.values as { title: string }).title).toBe("Lighthouse tales");
+    // …while the LangGraph server itself does not have it yet: the run is still going.
+    const upstreamNow = await new Client({ apiUrl: server!.apiUrl }).threads.getState<{ title: string }>(thread.thread_id);
+    expect(upstreamNow.values.title).not.toBe("Lighthouse tales");
     while (!(await it.next()).done);
     expect(await fwd.renames.settled(thread.thread_id)).toBe(true);
     const after = await client.threads.getState<{ title: string; title_source: unknown }>(thread.thread_id);

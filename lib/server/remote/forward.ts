@@ -18,6 +18,8 @@ export const API_ROOT = "/api/langgraph";
 /** Routes only Threadline's own API serves; a LangGraph server does not have them. */
 const THREADLINE_ONLY = /^\/threads\/[^/]+\/title\/(regenerate|restore|requests)$/;
 const STATE_UPDATE = /^\/threads\/([^/]+)\/state$/;
+/** Reads that carry a thread's title in `values` (see PendingRenames.overlay). */
+const THREAD_READ = /^\/threads\/([^/]+)(?:\/state)?$/;
 
 const DROP_RESPONSE = new Set(["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length", "set-cookie"]);
 
@@ -58,6 +60,9 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
         { method: req.method, headers: req.headers, body: body && body.byteLength ? new Blob([body as BlobPart]) : undefined, signal: req.signal },
         who,
       );
+      const read = req.method === "GET" ? THREAD_READ.exec(path) : null;
+      if (read && read[1] !== "search") return passBack(await renames.overlay(res, decodeURIComponent(read[1])), req.method);
+      if (req.method === "POST" && path === "/threads/search") return passBack(await renames.overlay(res, null), req.method);
       return passBack(res, req.method);
     } catch (err) {
       if (err instanceof HTTPException) return jsonResponse({ detail: err.message }, err.status);

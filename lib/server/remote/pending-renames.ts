@@ -55,6 +55,37 @@ export class PendingRenames {
     return pendingAnswer(values);
   }
 
+  /** The rename waiting for this thread's runs to end, if any. */
+  pendingFor(threadId: string): RenameValues | null {
+    return this.waiting.get(threadId)?.values ?? null;
+  }
+
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Reads of a thread (GET thread, GET state, thread search) show a waiting rename as if it were
+   * written, as the embedded API's registry does: the sidebar that refetches when the run ends,
+   * or a reload, must not fall back to the run's automatic title for the moment before it lands.
+   */
+  async overlay(res: Response, threadId: string | null): Promise<Response> {
+    if (this.waiting.size === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
+    const body: unknown = await res.json();
+    const patch = (t: unknown) => {
+      const o = t as { thread_id?: unknown; values?: Record<string, unknown> | null } | null;
+      const id = threadId ?? (typeof o?.thread_id === "string" ? o.thread_id : null);
+      const values = id ? this.pendingFor(id) : null;
+      // A thread in its first run has no `values` yet on a LangGraph server.
+      if (values && o && typeof o === "object") o.values = { ...(typeof o.values === "object" ? o.values : {}), ...values };
+    };
+    if (Array.isArray(body)) body.forEach(patch);
+    else patch(body);
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(body), { status: res.status, headers });
+  }
+
   /** Resolves when the thread's pending rename is written (true) or given up (false); tests await it. */
   settled(threadId: string): Promise<boolean> {
     return this.waiting.get(threadId)?.done ?? Promise.resolve(true);
