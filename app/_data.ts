@@ -2,7 +2,8 @@ import { Client, type Thread } from "@langchain/langgraph-sdk";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
-import { getRemote } from "@/lib/server/remote";
+import { getRemote, usesRemoteServer } from "@/lib/server/remote";
+import { setStandardApi } from "@/lib/client/api-flavor";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
@@ -15,6 +16,8 @@ import type { ThreadPage } from "@/lib/client/types";
  * straight to lib/server's handler, no HTTP round trip to ourselves.
  */
 const INTERNAL_API = "http://threadline.internal/api/langgraph";
+// In front of a LangGraph server the list requests are the standard ones (lib/client/api-flavor).
+setStandardApi(usesRemoteServer());
 
 function serverClient(): Client {
   return new Client({

@@ -25,7 +25,7 @@ export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
             disabled
             aria-label="Search conversation titles (not available)"
             placeholder="Search titles"
-            className="min-h-11 w-full rounded-md border border-neutral-200 bg-neutral-50 py-1.5 pl-8 text-sm text-neutral-500 md:min-h-0 dark:border-neutral-800 dark:bg-neutral-900"
+            className="pointer-events-none min-h-11 w-full rounded-md border border-neutral-200 bg-neutral-50 py-1.5 pl-8 text-sm text-neutral-500 md:min-h-0 dark:border-neutral-800 dark:bg-neutral-900"
           />
         </div>
       </Tooltip>

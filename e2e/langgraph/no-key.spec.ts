@@ -25,8 +25,8 @@ test("no response the browser gets, and no page's HTML, contains the server's ke
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
 
   const all = await Promise.all(seen);
-  expect(all.some((s) => s.includes("/api/langgraph/threads/search"))).toBe(true);
-  expect(all.some((s) => s.includes("runs/stream"))).toBe(true);
+  expect(all.filter((s) => s.includes("/api/langgraph/")).length).toBeGreaterThan(3);
+  expect(all.some((s) => s.includes("/runs/stream"))).toBe(true);
   for (const s of all) expect(s).not.toContain(KEY);
   for (const url of ["/", `/c/${id}`]) expect(await (await page.request.get(url)).text()).not.toContain(KEY);
 });
@@ -40,13 +40,13 @@ test("title search, title history and regenerate say why they are unavailable", 
   await expect(sidebar.search).toHaveCount(0);
   const search = page.getByTestId("thread-search-unavailable");
   await search.hover();
-  await expect(page.getByTestId("tooltip").first()).toContainText("cannot search titles");
+  await expect(page.getByTestId("tooltip").filter({ hasText: "cannot search titles" }).first()).toBeVisible();
 
   await sidebar.openMenu(id);
   const regenerate = page.getByTestId("menu-regenerate");
   await expect(regenerate).toHaveAttribute("aria-disabled", "true");
   await regenerate.hover();
-  await expect(page.getByTestId("tooltip").first()).toContainText("Not offered by the LangGraph server");
+  await expect(page.getByTestId("tooltip").filter({ hasText: "Not offered by the LangGraph server" }).first()).toBeVisible();
   await regenerate.click();
   await expect(sidebar.rowTitle(id)).toHaveText("Telescopes");
   await page.keyboard.press("Escape");
@@ -54,5 +54,5 @@ test("title search, title history and regenerate say why they are unavailable", 
   const history = page.getByTestId("header-title-history");
   await expect(history).toHaveAttribute("aria-disabled", "true");
   await history.hover();
-  await expect(page.getByTestId("tooltip").first()).toContainText("Not offered by the LangGraph server");
+  await expect(page.getByTestId("tooltip").filter({ hasText: "Not offered by the LangGraph server" }).first()).toBeVisible();
 });

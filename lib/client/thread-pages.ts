@@ -1,5 +1,5 @@
 import type { Client, ThreadSelectField } from "@langchain/langgraph-sdk";
-import { usesStandardApi } from "./api-features";
+import { usesStandardApi } from "./api-flavor";
 import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
 
