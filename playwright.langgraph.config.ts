@@ -27,6 +27,7 @@ const common = { NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_U
 export default defineConfig({
   ...base,
   testDir: "e2e",
+  testIgnore: [],
   testMatch: ["01-first-message.spec.ts", "02-rename.spec.ts", "03-rename-while-streaming.spec.ts", "05-two-tabs.spec.ts", "langgraph/*.spec.ts"],
   outputDir: process.env.E2E_OUTPUT_DIR ? `${process.env.E2E_OUTPUT_DIR}-langgraph` : "test-results/e2e-langgraph",
   use: { ...base.use, baseURL: process.env.E2E_BASE_URL },

@@ -36,8 +36,13 @@ test("title search, title history and regenerate say why they are unavailable", 
   await chat.waitForAnswerToFinish();
   await sidebar.rename(id, "Telescopes");
   await expect(sidebar.rowLock(id)).toBeVisible();
+  await expect(page.getByTestId("title-announcer")).toContainText("Telescopes");
 
   await expect(sidebar.search).toHaveCount(0);
+  // No "Renamed to …" toast with Undo (restore is a Threadline route); the embedded run shows one
+  // at this point (e2e/11-title-history.spec.ts).
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+
   const search = page.getByTestId("thread-search-unavailable");
   // Keyboard focus (the rename left focus, and so its tooltip, on the row): the reason shows too.
   await search.focus();
