@@ -130,7 +130,8 @@ describe("the forwarder in front of langgraph dev", () => {
     const ac = new AbortController();
     const before = upstreamCalls.length;
     const stream = client.runs.stream(thread.thread_id, "agent", {
-      input: { messages: [{ type: "human", content: "Something long to say" }] },
+      // A long message: the offline model repeats it, so the run outlasts the abort even under load.
+      input: { messages: [{ type: "human", content: "Something long to say ".repeat(150) }] },
       streamMode: ["messages-tuple"],
       signal: ac.signal,
     });
