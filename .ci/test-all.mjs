@@ -38,8 +38,11 @@ function readJson(file) {
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const vitestJson = path.join(out, "vitest.json");
 const playwrightJson = path.join(out, "playwright.json");
+// The core title scenarios again, with the app in front of `langgraph dev` (LANGGRAPH_API_URL).
+const playwrightLanggraphJson = path.join(out, "playwright-langgraph.json");
 fs.rmSync(vitestJson, { force: true });
 fs.rmSync(playwrightJson, { force: true });
+fs.rmSync(playwrightLanggraphJson, { force: true });
 
 step("lint", bin("eslint"), [".", "--max-warnings=0"]);
 step("typecheck", bin("tsc"), ["--noEmit"]);
@@ -47,6 +50,9 @@ step("unit+integration", bin("vitest"), ["run", "--reporter=default", "--reporte
 if (!skipE2E) {
   if (step("build", bin("next"), ["build"])) {
     step("e2e", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+    step("e2e (LangGraph server)", bin("playwright"), ["test", "-c", "playwright.langgraph.config.ts"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightLanggraphJson,
+    });
   } else {
     failures.push("e2e (not run: build failed)");
   }
@@ -63,14 +69,14 @@ if (v) {
 } else {
   failures.push("vitest report missing");
 }
-if (!skipE2E) {
-  const p = readJson(playwrightJson);
+for (const file of skipE2E ? [] : [playwrightJson, playwrightLanggraphJson]) {
+  const p = readJson(file);
   if (p?.stats) {
     passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
     failed += p.stats.unexpected ?? 0;
     skipped += p.stats.skipped ?? 0;
   } else {
-    failures.push("playwright report missing");
+    failures.push(`playwright report missing (${path.basename(file)})`);
   }
 }
 

@@ -4,6 +4,8 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
+import { getRemote, usesRemoteServer } from "@/lib/server/remote";
+import { setStandardApi } from "@/lib/client/api-flavor";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
@@ -16,6 +18,8 @@ import type { ThreadPage } from "@/lib/client/types";
  * straight to lib/server's handler, no HTTP round trip to ourselves.
  */
 const INTERNAL_API = "http://threadline.internal/api/langgraph";
+// In front of a LangGraph server the list requests are the standard ones (lib/client/api-flavor).
+setStandardApi(usesRemoteServer());
 
 /**
  * The request's cookies go along, so in accounts mode the API answers as the signed-in user (and
@@ -29,7 +33,11 @@ async function serverClient(): Promise<Client> {
     defaultHeaders: cookie ? { cookie } : {},
     callerOptions: {
       maxRetries: 0,
-      fetch: async (input: RequestInfo | URL, init?: RequestInit) => (await getApi()).handle(new Request(input, init)),
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        // LANGGRAPH_API_URL: read from that server, through the same forwarder (lib/server/remote).
+        const remote = getRemote();
+        return remote ? remote.handle(new Request(input, init)) : (await getApi()).handle(new Request(input, init));
+      },
     },
   });
 }

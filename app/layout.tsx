@@ -5,6 +5,7 @@ import { parseTzOffset, TZ_COOKIE } from "@/lib/client/calendar-cookie";
 import { documentTitleFor } from "@/lib/client/document-title";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
+import { usesRemoteServer } from "@/lib/server/remote";
 import { loadFirstThreadPage, loadStarredPage, loadViewer, requestNow } from "./_data";
 import "./globals.css";
 
@@ -40,7 +41,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
-        <Providers>
+        <Providers standardApi={usesRemoteServer()}>
           <AppShell
             initialList={{ page, starred }}
             serverNow={serverNow}

@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
 import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
+import { NOT_OFFERED, useStandardApi } from "@/lib/client/api-features";
 
 interface RowMenuProps {
   threadId: string;
@@ -30,6 +31,10 @@ export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onTo
   const keepFocusAway = useRef(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  // On a LangGraph server (LANGGRAPH_API_URL) title history and regenerate are Threadline API
+  // extensions it does not have: shown disabled, the tooltip says why.
+  const standard = useStandardApi();
+  const regenerateReason = standard ? NOT_OFFERED : busy ? REGENERATE_BUSY_REASON : null;
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
@@ -69,25 +74,29 @@ export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onTo
           <DropdownMenu.Item className={itemClass} data-testid="menu-star" onSelect={onToggleStar}>
             <StarIcon filled={!starred} /> {starred ? "Unstar" : "Star"}
           </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className={itemClass}
-            data-testid="menu-title-history"
-            onSelect={() => {
-              keepFocusAway.current = true;
-              setHistoryOpen(true);
-            }}
-          >
-            <History width={16} height={16} aria-hidden="true" /> Title history
-          </DropdownMenu.Item>
+          <Tooltip content={NOT_OFFERED} disabled={!standard} side="right">
+            <DropdownMenu.Item
+              className={itemClass}
+              data-testid="menu-title-history"
+              aria-disabled={standard || undefined}
+              onSelect={(e) => {
+                if (standard) return e.preventDefault();
+                keepFocusAway.current = true;
+                setHistoryOpen(true);
+              }}
+            >
+              <History width={16} height={16} aria-hidden="true" /> Title history
+            </DropdownMenu.Item>
+          </Tooltip>
           {pinned ? (
             // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
-            <Tooltip content={REGENERATE_BUSY_REASON} disabled={!busy} side="right">
+            <Tooltip content={regenerateReason} disabled={!regenerateReason} side="right">
               <DropdownMenu.Item
                 className={itemClass}
                 data-testid="menu-regenerate"
-                aria-disabled={busy || undefined}
+                aria-disabled={regenerateReason ? true : undefined}
                 onSelect={(e) => {
-                  if (busy) return e.preventDefault();
+                  if (regenerateReason) return e.preventDefault();
                   onRegenerate();
                 }}
               >
@@ -109,7 +118,7 @@ export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onTo
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
       {/* Outside the menu's content, so it stays open after the menu closes. */}
-      <TitleHistoryPanel threadId={threadId} open={historyOpen} onOpenChange={setHistoryOpen} returnFocusTo={trigger} />
+      {standard ? null : <TitleHistoryPanel threadId={threadId} open={historyOpen} onOpenChange={setHistoryOpen} returnFocusTo={trigger} />}
     </DropdownMenu.Root>
   );
 }

@@ -1,12 +1,30 @@
 "use client";
 import { History } from "lucide-react";
 import { useRef, useState } from "react";
+import { Tooltip } from "@/components/ui/tooltip";
+import { NOT_OFFERED, useStandardApi } from "@/lib/client/api-features";
 import { TitleHistoryPanel } from "./TitleHistoryPanel";
 
 /** The chat header's opener for the title history panel. */
 export function TitleHistoryButton({ threadId }: { threadId: string }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  // A LangGraph server (LANGGRAPH_API_URL) keeps no title history: disabled, the tooltip says why.
+  if (useStandardApi()) {
+    return (
+      <Tooltip content={NOT_OFFERED} side="bottom">
+        <button
+          type="button"
+          data-testid="header-title-history"
+          aria-label="Title history"
+          aria-disabled="true"
+          className="grid size-11 shrink-0 cursor-default place-items-center rounded-md text-neutral-400 md:size-9 dark:text-neutral-600"
+        >
+          <History width={18} height={18} aria-hidden="true" />
+        </button>
+      </Tooltip>
+    );
+  }
   return (
     <>
       <button

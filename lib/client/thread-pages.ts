@@ -1,4 +1,5 @@
 import type { Client, ThreadSelectField } from "@langchain/langgraph-sdk";
+import { usesStandardApi } from "./api-flavor";
 import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
 
@@ -50,6 +51,7 @@ export async function fetchThreadPage(
   opts: { limit?: number; signal?: AbortSignal; starredOnly?: boolean } = {},
 ): Promise<ThreadPage> {
   const limit = opts.limit ?? PAGE_SIZE;
+  if (usesStandardApi()) return fetchStandardPage(client, param, limit, opts);
   const asOf = param.asOf || serverNowIso();
   const metadata: Record<string, unknown> = { $as_of: asOf };
   if (search.trim()) metadata.$title_search = search.trim();
@@ -88,12 +90,40 @@ export function nextPageParam(last: ThreadPage): PageParam | undefined {
 export async function fetchThreadRowPage(client: Client, threadId: string, signal?: AbortSignal): Promise<ThreadPage> {
   const fetchedAt = Date.now();
   const threads = await client.threads.search({
-    select: leanSelect(),
-    extract: { ...LEAN_EXTRACT },
+    ...(usesStandardApi() ? { select: [...STANDARD_SELECT] } : { select: leanSelect(), extract: { ...LEAN_EXTRACT } }),
     ids: [threadId],
     limit: 1,
     signal,
   });
   const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null && r.id === threadId);
   return { rows, fetchedAt, nextOffset: null, asOf: "" };
+}
+
+/**
+ * The list on a LangGraph server (LANGGRAPH_API_URL): standard rows. @langchain/langgraph-api
+ * 1.5.1 accepts `select` (top-level thread fields) but not `extract` (its schema drops it), has
+ * no `activity_at` or `$as_of`, and its metadata filter is equality only — so the title comes
+ * from `values`, the order is `updated_at` (a rename moves a row up) and there is no title search.
+ */
+export const STANDARD_SELECT = ["thread_id", "created_at", "updated_at", "status", "metadata", "values"] as const;
+
+async function fetchStandardPage(
+  client: Client,
+  param: PageParam,
+  limit: number,
+  opts: { signal?: AbortSignal; starredOnly?: boolean },
+): Promise<ThreadPage> {
+  const fetchedAt = Date.now();
+  const threads = await client.threads.search({
+    select: [...STANDARD_SELECT] as ThreadSelectField[],
+    sortBy: "updated_at",
+    sortOrder: "desc",
+    limit,
+    offset: param.offset,
+    ...(opts.starredOnly ? { metadata: { starred: true } } : {}),
+    signal: opts.signal,
+  });
+  const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null);
+  const overlap = limit > PAGE_OVERLAP * 2 ? PAGE_OVERLAP : 0;
+  return { rows, fetchedAt, nextOffset: threads.length < limit ? null : param.offset + limit - overlap, asOf: "" };
 }

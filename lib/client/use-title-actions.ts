@@ -4,6 +4,7 @@ import { useCallback } from "react";
 import { toast } from "sonner";
 import { normalizeUserTitle, titleFactOf } from "@/lib/title";
 import { actionErrorText } from "./action-error";
+import { usesStandardApi } from "./api-flavor";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { offerRenameUndo } from "./rename-undo";
@@ -34,7 +35,8 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     // No Undo for a title still being worked out (the browser's own instant title) or while a run
     // is going (the rename is then a pending pin, and a restore is refused until the run ends).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
-    if (!before.pending && !pendingPin) offerRenameUndo(qc, threadId, before, settled);
+    // Undo is a Threadline route (title/restore): not in front of a LangGraph server.
+    if (!before.pending && !pendingPin && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled);
     return { ok: true, title: settled.title ?? "" };
   } catch (err) {
     clearOwnEdit();

@@ -1,6 +1,7 @@
 import { HTTPException } from "@langchain/langgraph-sdk/auth";
 import type { ApiKeyStore } from "./api-keys";
 import type { SessionUser } from "./accounts";
+import { forwardedUserOf } from "./forwarded-identity";
 
 export type AuthMode = "local" | "accounts";
 
@@ -54,6 +55,9 @@ export type SessionLookup = (headers: Headers) => Promise<SessionUser | null>;
  */
 export async function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore, session?: SessionLookup): Promise<ThreadlineUser> {
   if (mode === "local") return LOCAL_USER;
+  // A Threadline web app in front of this server (LANGGRAPH_API_URL) names its signed-in user.
+  const forwarded = forwardedUserOf(req);
+  if (forwarded) return forwarded;
   if (sendsApiKey(req)) {
     const key = apiKeyOf(req);
     const found = key ? keys().verify(key) : null;

@@ -29,7 +29,7 @@ export function isJsonType(contentType: string | null): boolean {
  * Reads the body as a stream and stops at `limit` bytes, so an unbounded or chunked body never
  * sits in memory whole. Content-Length is only used to refuse early: a lying one changes nothing.
  */
-async function readCapped(body: ReadableStream<Uint8Array>, declared: string | null, limit: number): Promise<Uint8Array> {
+export async function readCapped(body: ReadableStream<Uint8Array>, declared: string | null, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
   if (declared != null && Number(declared) > limit) {
     await reader.cancel().catch(() => undefined);

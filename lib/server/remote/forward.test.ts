@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { guardConfigFromEnv } from "../auth/request-guard";
+import { FORWARDED_IDENTITY_HEADER } from "../auth/forwarded-identity";
+import { remoteConfigFromEnv } from "./config";
+import { createForwarder } from "./forward";
+
+// Header handling at the edge, against an upstream that answers what a LangGraph server mounted
+// under a path prefix would (absolute and prefixed locations). langgraph dev itself is exercised
+// in forward-langgraph-dev.test.ts.
+describe("forwarder headers", () => {
+  it("rewrites Location / Content-Location to our API root and drops hop and cookie headers", async () => {
+    const seen: Headers[] = [];
+    const fwd = createForwarder(
+      { apiUrl: "http://up.example/lg", apiKey: "k-123", mode: "local", secret: null, guard: guardConfigFromEnv({}) },
+      {
+        fetch: async (_url, init) => {
+          seen.push(new Headers(init?.headers));
+          return new Response("data: 1\n\n", {
+            headers: {
+              "Content-Type": "text/event-stream",
+              Location: "http://up.example/lg/threads/t1/runs/r1/stream?stream_mode=values",
+              "Content-Location": "/lg/threads/t1/runs/r1",
+              "Set-Cookie": "upstream=1",
+              "Content-Encoding": "gzip",
+            },
+          });
+        },
+      },
+    );
+    const res = await fwd.serve(
+      new Request("http://127.0.0.1:3000/api/langgraph/threads/t1/runs/stream", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: "session=abc", "x-api-key": "browser-sent", [FORWARDED_IDENTITY_HEADER]: "forged" },
+        body: "{}",
+      }),
+    );
+    expect(res.headers.get("location")).toBe("/threads/t1/runs/r1/stream?stream_mode=values");
+    expect(res.headers.get("content-location")).toBe("/threads/t1/runs/r1");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(await res.text()).toBe("data: 1\n\n");
+    // Our cookies and whatever the browser sent as credentials never go upstream; our key does.
+    expect(seen[0].get("cookie")).toBeNull();
+    expect(seen[0].get("x-api-key")).toBe("k-123");
+    expect(seen[0].get(FORWARDED_IDENTITY_HEADER)).toBeNull();
+    expect(seen[0].get("accept-encoding")).toBe("identity");
+  });
+
+  it("an unreachable server is a clear 502, never a hang", async () => {
+    const fwd = createForwarder(
+      { apiUrl: "http://127.0.0.1:9", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}) },
+      { fetch: async () => Promise.reject(new TypeError("fetch failed")) },
+    );
+    const res = await fwd.handle(new Request("http://127.0.0.1:3000/api/langgraph/info"));
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ detail: "The LangGraph server behind this app is unreachable" });
+  });
+
+  it("reads LANGGRAPH_API_URL; accounts without a forward secret stop the server", () => {
+    expect(remoteConfigFromEnv({})).toBeNull();
+    expect(remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://127.0.0.1:2025/" })).toMatchObject({ apiUrl: "http://127.0.0.1:2025", mode: "local", apiKey: null });
+    expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "ftp://x" })).toThrow(/http\(s\)/);
+    expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "not a url" })).toThrow(/absolute/);
+    expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://x", THREADLINE_AUTH: "accounts" })).toThrow(/THREADLINE_FORWARD_SECRET/);
+  });
+});

@@ -1,0 +1,132 @@
+import { HTTPException } from "@langchain/langgraph-sdk/auth";
+import { bodyLimitFor, readCapped } from "../http/body";
+import { ApiError, errorResponse, jsonResponse } from "../http/errors";
+import type { ThreadlineUser } from "../auth/identity";
+import { guardRequest, withCors } from "../auth/request-guard";
+import type { RemoteConfig } from "./config";
+import { PendingRenames, renameOf } from "./pending-renames";
+import { createUpstreamFetch, type UpstreamFetch } from "./upstream";
+
+/**
+ * `/api/langgraph/*` forwarded to an external LangGraph server (LANGGRAPH_API_URL). The browser
+ * only ever talks to us: the same network checks run first, bodies keep their caps, the key and
+ * the caller's identity are added here, streams go back unbuffered, and a run's `Location` /
+ * `Content-Location` are rewritten to our root so the SDK's reconnect comes back through us.
+ */
+export const API_ROOT = "/api/langgraph";
+
+/** Routes only Threadline's own API serves; a LangGraph server does not have them. */
+const THREADLINE_ONLY = /^\/threads\/[^/]+\/title\/(regenerate|restore|requests)$/;
+const STATE_UPDATE = /^\/threads\/([^/]+)\/state$/;
+/** Reads that carry a thread's title in `values` (see PendingRenames.overlay). */
+const THREAD_READ = /^\/threads\/([^/]+)(?:\/state)?$/;
+
+const DROP_RESPONSE = new Set(["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length", "set-cookie"]);
+
+export interface ForwarderDeps {
+  /** Who is calling, with accounts on (sessions or API keys); throws HTTPException(401) when nobody is. */
+  resolveUser?: (req: Request) => Promise<ThreadlineUser>;
+  fetch?: typeof fetch;
+}
+
+export interface Forwarder {
+  config: RemoteConfig;
+  renames: PendingRenames;
+  /** For requests from the network: Host allowlist, cross-site refusal and CORS first. */
+  serve(req: Request): Promise<Response>;
+  /** The same without the network checks (server components, in-process). */
+  handle(req: Request): Promise<Response>;
+}
+
+export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}): Forwarder {
+  const upstream: UpstreamFetch = createUpstreamFetch(config, deps.fetch);
+  const renames = new PendingRenames(upstream);
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    if (!url.pathname.startsWith(API_ROOT)) return jsonResponse({ detail: "Not found" }, 404);
+    const path = url.pathname.slice(API_ROOT.length) || "/";
+    if (THREADLINE_ONLY.test(path)) {
+      return jsonResponse({ detail: "not-offered: this is a Threadline API extension; the LangGraph server behind this app does not offer it" }, 404);
+    }
+    try {
+      const who = config.mode === "accounts" ? await whoIs(req) : null;
+      const body = req.method === "GET" || req.method === "HEAD" || !req.body ? undefined : await readCapped(req.body, req.headers.get("content-length"), bodyLimitFor(req.method, patternOf(path)));
+      const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
+      if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);
+      if (rename) return await renames.rename(decodeURIComponent(STATE_UPDATE.exec(path)![1]), rename.values, who);
+      const res = await upstream(
+        `${path}${url.search}`,
+        { method: req.method, headers: req.headers, body: body && body.byteLength ? new Blob([body as BlobPart]) : undefined, signal: req.signal },
+        who,
+      );
+      const read = req.method === "GET" ? THREAD_READ.exec(path) : null;
+      if (read && read[1] !== "search") return passBack(await renames.overlay(res, decodeURIComponent(read[1])), req.method);
+      if (req.method === "POST" && path === "/threads/search") return passBack(await renames.overlay(res, null), req.method);
+      return passBack(res, req.method);
+    } catch (err) {
+      if (err instanceof HTTPException) return jsonResponse({ detail: err.message }, err.status);
+      if (err instanceof ApiError) return errorResponse(err);
+      if ((err as { name?: string }).name === "AbortError") return new Response(null, { status: 499 });
+      console.error("[remote] LangGraph server unreachable", err);
+      return jsonResponse({ detail: "The LangGraph server behind this app is unreachable" }, 502);
+    }
+  }
+
+  async function whoIs(req: Request): Promise<ThreadlineUser> {
+    if (!deps.resolveUser) throw new HTTPException(401, { message: "Sign in to use this app" });
+    return deps.resolveUser(req);
+  }
+
+  /** Upstream's answer with our hop headers; the body is the upstream stream itself (no buffering). */
+  function passBack(res: Response, method: string): Response {
+    const headers = new Headers();
+    res.headers.forEach((value, name) => {
+      const n = name.toLowerCase();
+      if (DROP_RESPONSE.has(n)) return;
+      headers.set(name, n === "location" || n === "content-location" ? toOurRoot(value) : value);
+    });
+    return new Response(method === "HEAD" ? null : res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+
+  /** A location on the upstream server, as a path under our API root (what the SDK resolves it against). */
+  function toOurRoot(value: string): string {
+    const base = new URL(config.apiUrl);
+    let loc: URL;
+    try {
+      loc = new URL(value, `${base.origin}/`);
+    } catch {
+      return value;
+    }
+    if (loc.origin !== base.origin) return value;
+    const prefix = base.pathname.replace(/\/+$/, "");
+    const p = prefix && loc.pathname.startsWith(prefix) ? loc.pathname.slice(prefix.length) : loc.pathname;
+    return `${p}${loc.search}`;
+  }
+
+  return {
+    config,
+    renames,
+    handle,
+    async serve(req) {
+      const refused = guardRequest(req, config.guard);
+      if (refused) return refused;
+      return withCors(req, await handle(req), config.guard);
+    },
+  };
+}
+
+const parseOrNull = (bytes: Uint8Array): unknown => {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+};
+
+/** The route pattern the body cap is chosen by (run creation may carry attachments). */
+function patternOf(path: string): string {
+  if (/^\/threads\/[^/]+\/runs$/.test(path)) return "/threads/:thread_id/runs";
+  const m = /^\/threads\/[^/]+\/runs\/(stream|wait)$/.exec(path);
+  return m ? `/threads/:thread_id/runs/${m[1]}` : path;
+}

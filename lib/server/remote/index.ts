@@ -1,0 +1,35 @@
+import { getApi } from "../app-api";
+import { identify, type ThreadlineUser } from "../auth/identity";
+import { remoteConfigFromEnv } from "./config";
+import { createForwarder, type Forwarder } from "./forward";
+
+export { remoteConfigFromEnv } from "./config";
+export type { Forwarder } from "./forward";
+
+const key = Symbol.for("threadline.remote");
+type G = typeof globalThis & { [key]?: Forwarder | null };
+
+/**
+ * The process's forwarder when LANGGRAPH_API_URL is set, else null (the embedded API serves).
+ * On globalThis so Next dev's module reloads keep one set of pending renames.
+ */
+export function getRemote(): Forwarder | null {
+  const g = globalThis as G;
+  if (g[key] === undefined) {
+    const config = remoteConfigFromEnv();
+    // With accounts on, the caller is identified here exactly as the embedded API would (a
+    // better-auth session or an API key, both kept in DATA_DIR) and forwarded as a signed token.
+    g[key] = config ? createForwarder(config, { resolveUser: signedInUser }) : null;
+  }
+  return g[key];
+}
+
+/** Accounts' sign-in and keys live in this server's own database, even in front of a LangGraph server. */
+async function signedInUser(req: Request): Promise<ThreadlineUser> {
+  const { auth } = await getApi();
+  const accounts = auth.accounts;
+  return identify(req, "accounts", () => auth.keys, accounts ? (headers) => accounts.sessionUser(headers) : undefined);
+}
+
+/** Is the app in front of an external LangGraph server? (Cheap: reads the environment.) */
+export const usesRemoteServer = (env: Readonly<Record<string, string | undefined>> = process.env) => Boolean(env.LANGGRAPH_API_URL?.trim());

@@ -1,0 +1,139 @@
+import { normalizeUserTitle } from "@/lib/title";
+import type { ThreadlineUser } from "../auth/identity";
+import type { UpstreamFetch } from "./upstream";
+
+/**
+ * Renames on a LangGraph server. A rename is a standard `threads.updateState` with `title` and
+ * `title_source: { kind: "user" }` (the graph's TitleMiddleware never replaces such a title). A
+ * LangGraph server refuses that while a run is going (409 "Thread is busy"): then the rename is
+ * kept here, the browser is told it is pending, and it is written as soon as the thread's runs
+ * have ended (join, then retry) — never dropped. A newer rename of the same thread replaces a
+ * pending one, so the last word wins.
+ */
+export type RenameValues = { title: string; title_source: { kind: "user" } };
+
+/** The title of a rename body (`{ values: { title } }`, optionally with a user source); null = not a rename. */
+export function renameOf(body: unknown): { ok: true; values: RenameValues } | { ok: false; message: string } | null {
+  const b = body as { values?: unknown; as_node?: unknown; checkpoint?: unknown } | null;
+  if (!b || typeof b !== "object" || b.as_node != null || b.checkpoint != null) return null;
+  const v = b.values as Record<string, unknown> | null | undefined;
+  if (!v || typeof v !== "object" || Array.isArray(v) || !("title" in v)) return null;
+  const keys = Object.keys(v);
+  const src = v.title_source as { kind?: unknown } | null | undefined;
+  if (keys.some((k) => k !== "title" && k !== "title_source") || (src != null && src.kind !== "user")) return null;
+  const checked = normalizeUserTitle(v.title);
+  if (!checked.ok) return { ok: false, message: checked.message };
+  return { ok: true, values: { title: checked.title, title_source: { kind: "user" } } };
+}
+
+const SETTLE_DEADLINE_MS = 30 * 60_000;
+const ACTIVE = new Set(["pending", "running"]);
+
+export class PendingRenames {
+  private readonly waiting = new Map<string, { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean> }>();
+
+  constructor(private readonly upstream: UpstreamFetch) {}
+
+  /** Writes the rename, or keeps it for after the runs when the thread is busy. */
+  async rename(threadId: string, values: RenameValues, who: ThreadlineUser | null): Promise<Response> {
+    const queued = this.waiting.get(threadId);
+    if (queued) {
+      queued.values = values;
+      queued.who = who;
+      return pendingAnswer(values);
+    }
+    const res = await this.write(threadId, values, who);
+    if (res.status !== 409) {
+      if (!res.ok) return res;
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      return Response.json({ ...body, ...values }, { headers: { "Cache-Control": "no-store" } });
+    }
+    await res.body?.cancel();
+    const entry = { values, who, done: Promise.resolve(false) };
+    this.waiting.set(threadId, entry);
+    entry.done = this.settle(threadId).finally(() => this.waiting.delete(threadId));
+    return pendingAnswer(values);
+  }
+
+  /** The rename waiting for this thread's runs to end, if any. */
+  pendingFor(threadId: string): RenameValues | null {
+    return this.waiting.get(threadId)?.values ?? null;
+  }
+
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Reads of a thread (GET thread, GET state, thread search) show a waiting rename as if it were
+   * written, as the embedded API's registry does: the sidebar that refetches when the run ends,
+   * or a reload, must not fall back to the run's automatic title for the moment before it lands.
+   */
+  async overlay(res: Response, threadId: string | null): Promise<Response> {
+    if (this.waiting.size === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
+    const body: unknown = await res.json();
+    const patch = (t: unknown) => {
+      const o = t as { thread_id?: unknown; values?: Record<string, unknown> | null } | null;
+      const id = threadId ?? (typeof o?.thread_id === "string" ? o.thread_id : null);
+      const values = id ? this.pendingFor(id) : null;
+      // A thread in its first run has no `values` yet on a LangGraph server.
+      if (values && o && typeof o === "object") o.values = { ...(typeof o.values === "object" ? o.values : {}), ...values };
+    };
+    if (Array.isArray(body)) body.forEach(patch);
+    else patch(body);
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(body), { status: res.status, headers });
+  }
+
+  /** Resolves when the thread's pending rename is written (true) or given up (false); tests await it. */
+  settled(threadId: string): Promise<boolean> {
+    return this.waiting.get(threadId)?.done ?? Promise.resolve(true);
+  }
+
+  private write(threadId: string, values: RenameValues, who: ThreadlineUser | null) {
+    return this.upstream(
+      `/threads/${encodeURIComponent(threadId)}/state`,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values }) },
+      who,
+    );
+  }
+
+  private async settle(threadId: string): Promise<boolean> {
+    const deadline = Date.now() + SETTLE_DEADLINE_MS;
+    while (Date.now() < deadline) {
+      const entry = this.waiting.get(threadId)!;
+      try {
+        await this.joinActiveRuns(threadId, entry.who);
+        const res = await this.write(threadId, entry.values, entry.who);
+        await res.body?.cancel();
+        if (res.ok) return true;
+        if (res.status !== 409) {
+          console.error(`[remote] pending rename of ${threadId} refused upstream (${res.status})`);
+          return false;
+        }
+      } catch (err) {
+        console.error(`[remote] pending rename of ${threadId}: retrying after`, err);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    console.error(`[remote] pending rename of ${threadId} gave up after ${SETTLE_DEADLINE_MS} ms`);
+    return false;
+  }
+
+  /** Waits for every pending or running run of the thread (the standard `runs.join`). */
+  private async joinActiveRuns(threadId: string, who: ThreadlineUser | null): Promise<void> {
+    const tid = encodeURIComponent(threadId);
+    const list = await this.upstream(`/threads/${tid}/runs?limit=20`, { method: "GET" }, who);
+    if (!list.ok) throw new Error(`listing runs answered ${list.status}`);
+    const runs = (await list.json()) as { run_id: string; status: string }[];
+    for (const run of runs.filter((r) => ACTIVE.has(r.status))) {
+      const joined = await this.upstream(`/threads/${tid}/runs/${encodeURIComponent(run.run_id)}/join`, { method: "GET" }, who);
+      await joined.body?.cancel();
+    }
+    // A run that had not been listed yet (pending) shows up on the next turn of the loop.
+    if (!runs.some((r) => ACTIVE.has(r.status))) await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const pendingAnswer = (values: RenameValues) => Response.json({ ...values, pending: true }, { headers: { "Cache-Control": "no-store" } });
