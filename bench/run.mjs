@@ -17,9 +17,9 @@ const quick = process.argv.includes("--quick");
 const capArg = process.argv.find((a) => a.startsWith("--cap="));
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
-  ? { steps: [50, 150], stepCapMs: 20_000, samples: 15, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 3, browserAt: 150, scrollCapMs: 10_000 }
-  : { steps: [1_000, 10_000, 100_000], stepCapMs: 300_000, samples: 200, searchSamples: 100, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 120_000 };
-if (capArg) P.stepCapMs = Number(capArg.slice(6)) * 1000;
+  ? { steps: [100, 300], exchangeN: 40, exchangeCapMs: 15_000, seedCapMs: 30_000, samples: 15, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 3, browserAt: 300, scrollCapMs: 10_000 }
+  : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
+if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
 const KINDS = ["threadline", "langgraph-dev"];
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const rec = recorder();
@@ -92,17 +92,21 @@ load.end = os.loadavg().map((l) => l.toFixed(1)).join(" ");
 const minutes = ((Date.now() - startedAt.getTime()) / 60_000).toFixed(1);
 console.log(`\n${table(rec, P)}\n`);
 for (const v of verdicts(rec, P)) console.log(`${v.ok ? "met   " : "MISSED"}  ${v.what}: ${v.figure}`);
-const method = `Every thread was made through the API under test, the way a user makes one: \`threads.create\`
-then \`runs.wait\` with one human message (\`Question t000123 about sourdough baking\`), the real graph
-answering through a loopback OpenAI-compatible model (bench/lib/scripted-llm.mjs, answering at once), so
-each thread has a checkpointed first exchange and its fallback title. No bulk path and no direct database
-writes. The "runs streaming" of workload 2 are ${P.streamers} threads each running one streamed run after
-another, the same model pacing them (100 ms to the first token, then one word every 20 ms). The concurrency
-runs use the offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256 (Threadline's default of 8 would
-queue them by design; langgraph dev runs with its defaults). The title timings use the same scripted model
-(100 ms before its first token, 5 ms per token), which records every request, so model calls per conversation are counted at the model server.
-Each step of workload 1 has a ${P.stepCapMs / 1000} s cap per server; a server that hits it stops there
-and its later steps are not run (never extrapolated).`;
+const method = `Every thread was made through the API under test, 8 SDK workers, in two ways.
+Workload 1a makes threads the way a user does: \`threads.create\` then \`runs.wait\` with one human
+message (\`Question t000123 about sourdough baking\`), the real graph answering through a loopback
+OpenAI-compatible model (bench/lib/scripted-llm.mjs, answering at once), so each has a checkpointed first
+exchange and its fallback title (up to ${P.exchangeN} threads, ${P.exchangeCapMs / 1000} s cap per server).
+Workload 1b grows N the fast way through the same API, the method of issue 10's own figures ("create +
+rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\` (a checkpoint written by the
+graph, a pinned title), with one time budget of ${P.seedCapMs / 1000} s per server over all its steps; a server that
+spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
+extrapolated). No bulk path and no direct database writes. The "runs streaming" of workload 2 are
+${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
+20 ms). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
+(Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
+use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
+calls per conversation are counted at the model server.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method });
 const out = quick ? path.join(root, "test-results", "bench-quick.md") : path.join(root, "bench", "RESULTS.md");
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -24,7 +24,8 @@ const k = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
 /** The rows of the table: key, workload, what is measured, unit, and which way is better. */
 export function tableRows(p) {
   const rows = [];
-  for (const n of p.steps) rows.push([`create.${n}`, "1 create + first exchange", `throughput up to N=${k(n)}`, "/s", "higher"]);
+  rows.push(["exchange", "1a create + first exchange (a run)", `throughput, up to N=${k(p.exchangeN)}`, "/s", "higher"]);
+  for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
   for (const n of p.steps) {
     rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
     rows.push([`page.${n}.p95`, "2 first page of 50", `N=${k(n)} p95`, "ms", "lower"]);
