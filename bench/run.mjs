@@ -17,7 +17,7 @@ const quick = process.argv.includes("--quick");
 const capArg = process.argv.find((a) => a.startsWith("--cap="));
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
-  ? { steps: [100, 300], exchangeN: 40, exchangeCapMs: 15_000, seedCapMs: 30_000, samples: 15, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 3, browserAt: 300, scrollCapMs: 10_000 }
+  ? { steps: [60, 150], exchangeN: 20, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
   : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
 const KINDS = ["threadline", "langgraph-dev"];

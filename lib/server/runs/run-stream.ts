@@ -28,16 +28,6 @@ function wanted(modes: string[] | undefined) {
   };
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
 /** Events one subscriber may have waiting beyond what its socket accepts before it is cut off. */
 export const MAX_QUEUED_EVENTS = 10_000;
 
@@ -99,9 +89,7 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQu
       },
       async pull(controller) {
         while (!queue.length && !ended && !closed) await new Promise<void>((r) => (wake = r));
-        // Everything waiting goes out as one chunk: under load (many runs, a busy event loop)
-        // that is one socket write for a burst of events instead of one per event.
-        if (queue.length) controller.enqueue(queue.length === 1 ? queue.shift()! : concat(queue.splice(0)));
+        if (queue.length) controller.enqueue(queue.shift()!);
         else {
           stop(false);
           controller.close();
