@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): lint, typecheck, unit+integration, build, e2e.
+// The one test command (`npm test`): lint, typecheck, unit+integration, build, bench --quick, e2e.
 // Prints a single plain summary line summed over Vitest and Playwright, because CI reads
 // neither runner's own summary; zero tests run counts as a failure.
 import { spawnSync } from "node:child_process";
@@ -49,6 +49,8 @@ step("typecheck", bin("tsc"), ["--noEmit"]);
 step("unit+integration", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 if (!skipE2E) {
   if (step("build", bin("next"), ["build"])) {
+    // The side-by-side bench, small: fails on a workload error, never on a slow figure.
+    step("bench --quick", process.execPath, ["bench/run.mjs", "--quick"]);
     step("e2e", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
     step("e2e (LangGraph server)", bin("playwright"), ["test", "-c", "playwright.langgraph.config.ts"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightLanggraphJson,

@@ -1,6 +1,7 @@
 "use client";
 import clsx from "clsx";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { memo } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
 import { describeTitleSource } from "@/lib/client/title-source-label";
@@ -29,6 +30,11 @@ interface ConversationRowProps {
 function ConversationRowImpl({ row, active, editing, tabbable, actions }: ConversationRowProps) {
   const shown = row.title ?? EMPTY_TITLE;
   const pinned = row.source?.kind === "user";
+  const router = useRouter();
+  const href = `/c/${row.id}`;
+  // Prefetch on intent (pointer over, focus), never for merely scrolling past: Next's default
+  // prefetches every link that enters the viewport, one server render per row scrolled by.
+  const prefetch = () => router.prefetch(href);
   return (
     <div
       data-testid="thread-row"
@@ -46,7 +52,10 @@ function ConversationRowImpl({ row, active, editing, tabbable, actions }: Conver
       ) : (
         <Tooltip content={<TitleTooltipBody title={shown} source={row.source} />}>
           <Link
-            href={`/c/${row.id}`}
+            href={href}
+            prefetch={false}
+            onMouseEnter={prefetch}
+            onFocus={prefetch}
             data-testid="thread-link"
             tabIndex={tabbable ? 0 : -1}
             aria-current={active ? "page" : undefined}

@@ -1,0 +1,183 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fmtMs } from "./stats.mjs";
+import { root } from "./targets.mjs";
+
+/** Figures keyed by measure, then by server name, each with an optional note. */
+export function recorder() {
+  const values = {};
+  return {
+    values,
+    value(key, target, v, note = "") {
+      (values[key] ??= {})[target.name] = { v, note };
+    },
+    get: (key, name = "Threadline") => values[key]?.[name]?.v,
+  };
+}
+
+const TL = "Threadline";
+const DEV = "langgraph dev";
+const k = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** The rows of the table: key, workload, what is measured, unit, and which way is better. */
+export function tableRows(p) {
+  const rows = [];
+  rows.push(["exchange", "1a create + first exchange (a run)", `throughput, up to N=${k(p.exchangeN)}`, "/s", "higher"]);
+  for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
+  for (const n of p.steps) {
+    rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
+    rows.push([`page.${n}.p95`, "2 first page of 50", `N=${k(n)} p95`, "ms", "lower"]);
+    rows.push([`info.${n}.p50`, "2 GET /info", `N=${k(n)} p50`, "ms", "lower"]);
+    rows.push([`pageinfo.${n}`, "2 page ÷ /info", `N=${k(n)} p50 ratio`, "×", "lower"]);
+    rows.push([`busy.${n}.p50`, `2 page, ${p.streamers} runs streaming`, `N=${k(n)} p50`, "ms", "lower"]);
+    rows.push([`busy.${n}.p95`, `2 page, ${p.streamers} runs streaming`, `N=${k(n)} p95`, "ms", "lower"]);
+    rows.push([`busyinfo.${n}.p50`, `2 GET /info, ${p.streamers} runs streaming`, `N=${k(n)} p50`, "ms", "lower"]);
+    rows.push([`busyratio.${n}`, `2 page ÷ /info, streaming`, `N=${k(n)} p50 ratio`, "×", "lower"]);
+  }
+  for (const n of p.steps) {
+    rows.push([`search.${n}.narrow`, "3 $title_search (1 match)", `N=${k(n)} p50`, "ms", "lower"]);
+    rows.push([`search.${n}.broad`, "3 $title_search (every thread)", `N=${k(n)} p50`, "ms", "lower"]);
+  }
+  for (const tag of ["on", "off"]) {
+    rows.push([`title.${tag}.p50`, `4 send → title in values, instant ${tag}`, "p50", "ms", "lower"]);
+    rows.push([`token.${tag}.p50`, `4 send → first answer token, instant ${tag}`, "p50", "ms", "lower"]);
+  }
+  rows.push(["calls", "5 model calls per conversation (fallback)", "max", "", "none"]);
+  for (const c of p.levels) {
+    rows.push([`conc.${c}.errors`, `6 ${c} concurrent streams`, "errors", "", "none"]);
+    rows.push([`conc.${c}.first`, `6 ${c} concurrent streams`, "first event p50", "ms", "lower"]);
+    rows.push([`conc.${c}.gap`, `6 ${c} concurrent streams`, "inter-event gap p99", "ms", "lower"]);
+    rows.push([`conc.${c}.rss`, `6 ${c} concurrent streams`, "server RSS peak", "MB", "lower"]);
+  }
+  rows.push(["ui.visible", "7 sidebar in Chromium", "first row visible after navigation", "ms", "none"]);
+  rows.push(["ui.rows", "7 sidebar in Chromium", "most rows in the DOM", "", "none"]);
+  rows.push(["ui.longtasks", "7 sidebar in Chromium", "long tasks > 50 ms while scrolling", "", "none"]);
+  return rows;
+}
+
+const show = (cell, unit) => (cell === undefined ? "—" : `${unit === "ms" || unit === "×" ? fmtMs(cell.v) : unit === "/s" || unit === "MB" ? cell.v.toFixed(0) : cell.v}${unit && unit !== "×" ? ` ${unit}` : unit === "×" ? "×" : ""}`);
+
+export function table(rec, p) {
+  const lines = ["| workload | measure | Threadline | langgraph dev | Threadline's edge | notes |", "|---|---|---|---|---|---|"];
+  for (const [key, workload, measure, unit, better] of tableRows(p)) {
+    const a = rec.values[key]?.[TL];
+    const b = rec.values[key]?.[DEV];
+    if (!a && !b) continue;
+    let edge = "";
+    if (a && b && better !== "none" && unit !== "×" && a.v > 0 && b.v > 0) edge = `${(better === "lower" ? b.v / a.v : a.v / b.v).toFixed(2)}×`;
+    const notes = [a?.note && `TL: ${a.note}`, b?.note && `dev: ${b.note}`].filter(Boolean).join("; ");
+    const devCell = b ? show(b, unit) : key.startsWith("search") ? "no title search" : key.startsWith("ui") ? "no web app" : "—";
+    lines.push(`| ${workload} | ${measure} | ${show(a, unit)} | ${devCell} | ${edge} | ${notes} |`);
+  }
+  return lines.join("\n");
+}
+
+/** Each Threadline target of issue 10 with met / missed, judged from the figures recorded. */
+export function verdicts(rec, p) {
+  const out = [];
+  const judge = (what, ok, figure) => out.push({ what, ok, figure });
+  const reachedSteps = p.steps.filter((n) => rec.get(`create.${n}`) !== undefined);
+  const note = (key) => rec.values[key]?.[TL]?.note;
+  const first = reachedSteps[0];
+  const last = reachedSteps.at(-1);
+  if (first !== undefined && last !== first) {
+    const ratio = rec.get(`create.${last}`) / rec.get(`create.${first}`);
+    judge(`create throughput flat as N grows (≥ 80 % of the first step's)`, ratio >= 0.8, `${rec.get(`create.${first}`).toFixed(0)}/s at ${k(first)} → ${rec.get(`create.${last}`).toFixed(0)}/s up to ${k(last)} (${(ratio * 100).toFixed(0)} %)${note(`create.${last}`) ? `, ${note(`create.${last}`)}` : ""}`);
+  }
+  for (const n of reachedSteps) {
+    const r = rec.get(`pageinfo.${n}`);
+    if (r !== undefined) judge(`first page within 1.2× GET /info at N=${k(n)}`, r <= 1.2, `${fmtMs(rec.get(`page.${n}.p50`))} vs ${fmtMs(rec.get(`info.${n}.p50`))} ms (${r.toFixed(2)}×)`);
+    const b = rec.get(`busyratio.${n}`);
+    if (b !== undefined) judge(`…and while ${p.streamers} runs stream, N=${k(n)}`, b <= 1.2, `${fmtMs(rec.get(`busy.${n}.p50`))} vs ${fmtMs(rec.get(`busyinfo.${n}.p50`))} ms (${b.toFixed(2)}×)`);
+  }
+  const big = reachedSteps.filter((n) => n >= 10_000);
+  if (big.length > 1) {
+    const a = rec.get(`page.${big[0]}.p50`);
+    const b = rec.get(`page.${big.at(-1)}.p50`);
+    judge(`first page flat from ${k(big[0])} to ${k(big.at(-1))} (≤ 1.2×)`, b / a <= 1.2, `${fmtMs(a)} → ${fmtMs(b)} ms`);
+  }
+  if (last !== undefined && rec.get(`search.${last}.narrow`) !== undefined) {
+    const where = `N=${k(last)}${note(`search.${last}.narrow`) ? ` (${note(`search.${last}.narrow`)})` : ""}`;
+    judge(`title search ≤ 30 ms p50, narrow, at the largest N (${where})`, rec.get(`search.${last}.narrow`) <= 30, `${fmtMs(rec.get(`search.${last}.narrow`))} ms`);
+    judge(`title search ≤ 30 ms p50, matching every thread (${where})`, rec.get(`search.${last}.broad`) <= 30, `${fmtMs(rec.get(`search.${last}.broad`))} ms`);
+  }
+  if (rec.get("title.on.p50") !== undefined) judge("instant title on: the title reaches a values event before the first answer token", rec.get("title.on.p50") < rec.get("token.on.p50"), `${fmtMs(rec.get("title.on.p50"))} vs ${fmtMs(rec.get("token.on.p50"))} ms`);
+  if (rec.get("calls") !== undefined) judge("exactly 1 model call per conversation on the fallback path", rec.values.calls[TL].v === 1 && rec.values.calls[TL].note.startsWith("min 1,"), rec.values.calls[TL].note);
+  const top = p.levels.at(-1);
+  if (rec.get(`conc.${top}.errors`) !== undefined) {
+    judge(`${top} concurrent streams: 0 errors`, rec.get(`conc.${top}.errors`) === 0 && !/unfinished/.test(note(`conc.${top}.errors`)), `${rec.get(`conc.${top}.errors`)} (${note(`conc.${top}.errors`)})`);
+    judge(`${top} concurrent streams: first event p50 ≤ 100 ms`, rec.get(`conc.${top}.first`) <= 100, `${fmtMs(rec.get(`conc.${top}.first`))} ms`);
+    judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms`);
+  }
+  if (rec.get("ui.visible") !== undefined) {
+    judge(`sidebar: rows visible ≤ 300 ms after navigation (${note("ui.visible")})`, rec.get("ui.visible") <= 300, `${fmtMs(rec.get("ui.visible"))} ms`);
+    judge("sidebar: ≤ 80 rows in the DOM", rec.get("ui.rows") <= 80, String(rec.get("ui.rows")));
+    judge("sidebar: no long task over 50 ms while scrolling to the end", rec.get("ui.longtasks") === 0 && /reached/.test(note("ui.longtasks")), `${rec.get("ui.longtasks")} (${note("ui.longtasks")})`);
+  }
+  return out;
+}
+
+function version(pkg) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return "?";
+  }
+}
+
+function sh(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "?";
+  }
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpu: cpus[0]?.model ?? "?",
+    ramGb: (os.totalmem() / 1024 ** 3).toFixed(1),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    chromium: sh(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"]),
+    commit: sh("git", ["rev-parse", "--short", "HEAD"]),
+    packages: ["next", "@langchain/langgraph", "@langchain/langgraph-sdk", "@langchain/langgraph-api", "@langchain/langgraph-cli", "better-sqlite3", "playwright"].map((p) => `${p} ${version(p)}`).join(", "),
+  };
+}
+
+export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, errors, method }) {
+  const v = verdicts(rec, p);
+  return `# Benchmark results
+
+Written by \`bench/run.mjs\` (\`${command}\`). Both servers are driven by the same workloads through
+the official \`@langchain/langgraph-sdk\` Client: Threadline is \`next start -H 127.0.0.1\` on the
+production build with a fresh DATA_DIR; "langgraph dev" is \`langgraphjs dev --no-browser --port <free>
+--host 127.0.0.1\` serving this repo's \`langgraph.json\` (the same graph and TitleMiddleware) from a
+fresh \`.langgraph_api\` folder. "Threadline's edge" is how many times better Threadline's figure is
+(dev ÷ Threadline for times, Threadline ÷ dev for throughput).
+
+- **Date:** ${startedAt} (took ${minutes} min)
+- **Machine:** ${m.cores} cores, ${m.cpu}, ${m.ramGb} GB RAM, ${m.os}; load average ${load.start} at the start, ${load.end} at the end.
+  The machine was shared with 3 other helpers' builds and test suites while this ran, so figures are noisy and pessimistic.
+- **Versions:** Node ${m.node}; ${m.packages}; ${m.chromium}; commit ${m.commit}
+- **Command:** \`${command}\`
+
+## How the data was made
+${method}
+
+## Results
+
+${table(rec, p)}
+
+## Threadline's targets (issue 10)
+
+| target | figure | |
+|---|---|---|
+${v.map((x) => `| ${x.what} | ${x.figure} | ${x.ok ? "met" : "**missed**"} |`).join("\n")}
+
+${errors.length ? `## Errors\n\n${errors.slice(0, 30).map((e) => `- ${e}`).join("\n")}\n` : "No workload reported an error.\n"}`;
+}

@@ -1,0 +1,154 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { sleep } from "./stats.mjs";
+
+/**
+ * The two servers under test, started the same way a user would: Threadline's production build
+ * (`next start`, fresh DATA_DIR) and `langgraphjs dev` serving this repo's langgraph.json (fresh
+ * `.langgraph_api` state). Both get the same model environment.
+ */
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** `next build` when there is no build to start (the runner never rebuilds an existing one). */
+export function ensureBuild() {
+  const dist = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
+  if (fs.existsSync(path.join(dist, "BUILD_ID"))) return;
+  console.log(`no build in ${dist}: running next build`);
+  const r = spawnSync(bin("next"), ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (r.status !== 0) throw new Error("next build failed");
+}
+
+/** Resident memory of a process and all its descendants, in MB (Linux /proc). */
+export function treeRssMb(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let kb = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) kb += Number(m[1]);
+    } catch {
+      // gone
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return kb / 1024;
+}
+
+const BASE_ENV = {
+  NEXT_TELEMETRY_DISABLED: "1",
+  LANGSMITH_TRACING: "",
+  LANGCHAIN_TRACING_V2: "",
+  OPENAI_API_KEY: "",
+  OPENAI_BASE_URL: "",
+  ANTHROPIC_API_KEY: "",
+  CHAT_MODEL: "",
+  TITLE_MODEL: "",
+  THREADLINE_AUTH: "local",
+};
+
+async function waitUntilUp(child, url, log, ms) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode != null) throw new Error(`server exited early:\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`server did not answer ${url} in time:\n${log()}`);
+}
+
+/**
+ * Starts one target: kind "threadline" or "langgraph-dev", with extra env (model settings).
+ * Returns { name, apiUrl, client, rssMb(), stop() }.
+ */
+export async function startTarget(kind, env = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `threadline-bench-${kind}-`));
+  const devState = path.join(root, ".langgraph_api");
+  let cmd;
+  let args;
+  let apiUrl;
+  if (kind === "threadline") {
+    cmd = bin("next");
+    args = ["start", "-H", "127.0.0.1", "-p", String(port)];
+    apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
+  } else {
+    fs.rmSync(devState, { recursive: true, force: true });
+    cmd = bin("langgraphjs");
+    args = ["dev", "--no-browser", "--port", String(port), "--host", "127.0.0.1"];
+    apiUrl = `http://127.0.0.1:${port}`;
+  }
+  let output = "";
+  const child = spawn(cmd, args, {
+    cwd: root,
+    env: { ...process.env, ...BASE_ENV, DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const keep = (d) => {
+    output = (output + d).slice(-20_000);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const stop = async () => {
+    if (child.exitCode == null && child.pid) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      for (let i = 0; i < 50 && child.exitCode == null; i++) await sleep(100);
+      if (child.exitCode == null) process.kill(-child.pid, "SIGKILL");
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (kind !== "threadline") fs.rmSync(devState, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilUp(child, `${apiUrl}/info`, () => output, 120_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    kind,
+    name: kind === "threadline" ? "Threadline" : "langgraph dev",
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiUrl,
+    client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
+    rssMb: () => treeRssMb(child.pid),
+    log: () => output,
+    stop,
+  };
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// `npm run bench` (full) / `npm run bench -- --quick` (small, run by `npm test`): the same SDK
+// workloads against Threadline and `langgraph dev`, one table, bench/RESULTS.md. Exits 1 when a
+// workload errored (never because a figure is slow: the targets are judged in the output only).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { machine, recorder, resultsMarkdown, table, verdicts } from "./lib/report.mjs";
+import { startScriptedLLM } from "./lib/scripted-llm.mjs";
+import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
+import { runBrowser } from "./workloads/browser.mjs";
+import { label, runScale } from "./workloads/scale.mjs";
+import { runConcurrency } from "./workloads/stream.mjs";
+import { runTitleTiming } from "./workloads/title.mjs";
+
+const quick = process.argv.includes("--quick");
+const capArg = process.argv.find((a) => a.startsWith("--cap="));
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const P = quick
+  ? { steps: [60, 150], exchangeN: 20, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
+  : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
+if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
+const KINDS = ["threadline", "langgraph-dev"];
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+const rec = recorder();
+const errors = [];
+const startedAt = new Date();
+const load = { start: os.loadavg().map((l) => l.toFixed(1)).join(" ") };
+const wanted = (group) => !only || only.includes(group);
+
+/** Starts `kind` with `env`, runs `work(target)`, always stops it; errors are collected, not thrown. */
+async function withTarget(kind, env, work) {
+  let target;
+  const started = Date.now();
+  try {
+    target = await startTarget(kind, env);
+    const r = await work(target);
+    errors.push(...(r?.errors ?? []).map((e) => `${target.name}: ${e}`));
+  } catch (err) {
+    errors.push(`${kind}: ${err.stack ?? err}`);
+  } finally {
+    await target?.stop();
+    console.log(`  (${kind} took ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+}
+
+// One scripted model for every group: the thread-making answers come at once, the background
+// streams of workload 2 at a model's pace, the title timings after a fixed 100 ms.
+const llm = await startScriptedLLM((text) =>
+  text.includes("background stream") ? { firstTokenMs: 100, tokenMs: 20, long: true } : text.includes("Question t0") ? { firstTokenMs: 0, tokenMs: 0 } : { firstTokenMs: 100, tokenMs: 5 },
+);
+const modelEnv = { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: llm.baseURL };
+ensureBuild();
+console.log(`bench ${quick ? "--quick" : "(full)"}: ${JSON.stringify(P)}`);
+
+if (wanted("scale")) {
+  console.log("\n[1–3, 7] create threads, first page, title search, sidebar in Chromium");
+  for (const kind of KINDS) {
+    await withTarget(kind, modelEnv, async (target) => {
+      const more = [];
+      const onStep = async (n, made) => {
+        const due = n === P.browserAt || (made < n && n < P.browserAt);
+        if (kind === "threadline" && due && wanted("browser")) {
+          const r = await runBrowser(target, { total: made, oldestTitle: `Question ${label(0)}`, capMs: P.scrollCapMs }, rec);
+          more.push(...r.errors);
+        }
+      };
+      const r = await runScale(target, { ...P, onStep }, rec);
+      return { errors: [...r.errors, ...more] };
+    });
+  }
+}
+
+if (wanted("stream")) {
+  console.log("\n[6] concurrent streaming runs (offline model, 20 ms per token)");
+  for (const kind of KINDS) {
+    await withTarget(kind, { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" }, (t) => runConcurrency(t, { levels: P.levels, capMs: P.concCapMs }, rec));
+  }
+}
+
+if (wanted("title")) {
+  console.log("\n[4, 5] send → title / first token, model calls (scripted model: 100 ms to first token)");
+  for (const instant of [true, false]) {
+    for (const kind of KINDS) {
+      await withTarget(kind, { ...modelEnv, TITLE_INSTANT: String(instant) }, (t) => runTitleTiming(t, llm, { iterations: P.iterations, instant }, rec));
+    }
+  }
+}
+await llm.close();
+
+load.end = os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const minutes = ((Date.now() - startedAt.getTime()) / 60_000).toFixed(1);
+console.log(`\n${table(rec, P)}\n`);
+for (const v of verdicts(rec, P)) console.log(`${v.ok ? "met   " : "MISSED"}  ${v.what}: ${v.figure}`);
+const method = `Every thread was made through the API under test, 8 SDK workers, in two ways.
+Workload 1a makes threads the way a user does: \`threads.create\` then \`runs.wait\` with one human
+message (\`Question t000123 about sourdough baking\`), the real graph answering through a loopback
+OpenAI-compatible model (bench/lib/scripted-llm.mjs, answering at once), so each has a checkpointed first
+exchange and its fallback title (up to ${P.exchangeN} threads, ${P.exchangeCapMs / 1000} s cap per server).
+Workload 1b grows N the fast way through the same API, the method of issue 10's own figures ("create +
+rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\` (a checkpoint written by the
+graph, a pinned title), with one time budget of ${P.seedCapMs / 1000} s per server over all its steps; a server that
+spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
+extrapolated). No bulk path and no direct database writes. The "runs streaming" of workload 2 are
+${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
+20 ms). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
+(Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
+use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
+calls per conversation are counted at the model server.`;
+const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method });
+const out = quick ? path.join(root, "test-results", "bench-quick.md") : path.join(root, "bench", "RESULTS.md");
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, md);
+console.log(`\nwrote ${path.relative(root, out)} in ${minutes} min`);
+if (errors.length) {
+  console.log(`\n${errors.length} workload error(s):\n${errors.slice(0, 20).map((e) => `  ${e}`).join("\n")}`);
+  process.exit(1);
+}

@@ -1,0 +1,163 @@
+import { p50, p95, pool, sleep } from "../lib/stats.mjs";
+
+/**
+ * Workloads 1–3 on one server: create threads with a first exchange up to each N (8 SDK
+ * workers, a time cap per step), then at that N read the first sidebar page beside a bare
+ * `GET /info`, idle and while 50 runs stream, and (Threadline only) search titles.
+ */
+export const label = (i) => `t${String(i).padStart(6, "0")}`;
+const human = (text) => ({ messages: [{ role: "human", content: text }] });
+
+// The web app's request (lib/client/thread-pages.ts): registry columns plus the extracted title.
+function leanPage(client, search) {
+  const metadata = { $as_of: new Date().toISOString() };
+  if (search) metadata.$title_search = search;
+  return client.threads.search({
+    select: ["thread_id", "created_at", "activity_at", "status", "metadata"],
+    extract: { title: "values.title", title_source: "values.title_source" },
+    sortBy: "activity_at",
+    sortOrder: "desc",
+    limit: 50,
+    offset: 0,
+    metadata,
+  });
+}
+// langgraph dev has no `extract`: the standard request, whose rows carry `values` (and the title).
+const standardPage = (client) => client.threads.search({ limit: 50, sortBy: "updated_at", sortOrder: "desc" });
+const rowTitle = (row) => row.extracted?.title ?? row.values?.title;
+
+export function firstPage(target) {
+  return target.kind === "threadline" ? leanPage(target.client) : standardPage(target.client);
+}
+
+async function readLatencies(target, samples) {
+  const page = [];
+  const info = [];
+  let untitled = 0;
+  for (let i = 0; i < samples + 3; i++) {
+    let t = performance.now();
+    const res = await fetch(`${target.apiUrl}/info`);
+    await res.json();
+    const infoMs = performance.now() - t;
+    t = performance.now();
+    const rows = await firstPage(target);
+    const pageMs = performance.now() - t;
+    if (i < 3) continue; // warm-up
+    info.push(infoMs);
+    page.push(pageMs);
+    untitled += rows.filter((r) => !rowTitle(r)).length;
+  }
+  return { page, info, untitled };
+}
+
+/** Keeps `width` streaming runs going (one thread each) until the returned stop() is awaited. */
+async function backgroundStreams(target, width, errors) {
+  const threads = [];
+  for (let i = 0; i < width; i++) threads.push((await target.client.threads.create()).thread_id);
+  let running = true;
+  let runs = 0;
+  const loops = threads.map(async (tid, i) => {
+    while (running) {
+      try {
+        for await (const part of target.client.runs.stream(tid, "agent", { input: human(`background stream ${i} run ${runs}`), streamMode: ["values", "messages-tuple"], multitaskStrategy: "enqueue" })) {
+          if (part.event === "error") errors.push(`stream error: ${JSON.stringify(part.data).slice(0, 200)}`);
+        }
+        runs++;
+      } catch (err) {
+        errors.push(`stream failed: ${err.message}`);
+        await sleep(100);
+      }
+    }
+  });
+  await sleep(500); // let them get going
+  return async () => {
+    running = false;
+    await Promise.all(loops);
+    return runs;
+  };
+}
+
+/** Runs `job(i)` for the next indexes up to `n` with 8 SDK workers until `deadline`; returns the count made. */
+async function make(n, from, deadline, job, errors) {
+  let next = from;
+  await pool(n - from, 8, async () => {
+    const i = next++;
+    try {
+      await job(i);
+    } catch (err) {
+      errors.push(`thread ${i}: ${err.message}`);
+    }
+  }, () => Date.now() < deadline);
+  return next;
+}
+
+export async function runScale(target, opts, rec) {
+  const { steps, exchangeN, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep } = opts;
+  const errors = [];
+  const { client } = target;
+  // 1a: threads made the way a user makes them, a run each (the graph answers and titles).
+  let started = performance.now();
+  let made = await make(exchangeN, 0, Date.now() + exchangeCapMs, async (i) => {
+    const t = await client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
+    await client.runs.wait(t.thread_id, "agent", { input: human(`Question ${label(i)} about sourdough baking`) });
+  }, errors);
+  let secs = (performance.now() - started) / 1000;
+  rec.value("exchange", target, made / secs, made < exchangeN ? `stopped at N=${made} (cap ${exchangeCapMs / 1000}s)` : `N=${made}`);
+  console.log(`  ${target.name}: ${made} threads with a first exchange in ${secs.toFixed(1)}s, ${(made / secs).toFixed(1)}/s`);
+
+  // 1b: growing N the fast way through the same API (create + a titled state update), which also
+  // seeds the read workloads; one creating-time budget per server over all steps.
+  // The budget counts creating time only, not the read workloads measured between steps.
+  let budgetLeft = seedCapMs;
+  for (const n of steps) {
+    started = performance.now();
+    const before = made;
+    made = await make(n, made, Date.now() + budgetLeft, async (i) => {
+      const t = await client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
+      await client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
+    }, errors);
+    secs = (performance.now() - started) / 1000;
+    budgetLeft -= secs * 1000;
+    const reached = made >= n;
+    rec.value(`create.${n}`, target, (made - before) / secs, reached ? "" : `stopped at N=${made} (${seedCapMs / 1000}s budget)`);
+    console.log(`  ${target.name}: N=${made}${reached ? "" : ` (budget spent before ${n})`}, ${((made - before) / secs).toFixed(0)}/s over this step`);
+
+    const idle = await readLatencies(target, samples);
+    if (idle.untitled) errors.push(`${idle.untitled} rows without a title on the first page at N=${made}`);
+    rec.value(`page.${n}.p50`, target, p50(idle.page), reached ? "" : `at N=${made}`);
+    rec.value(`page.${n}.p95`, target, p95(idle.page));
+    rec.value(`info.${n}.p50`, target, p50(idle.info));
+    rec.value(`pageinfo.${n}`, target, p50(idle.page) / p50(idle.info));
+
+    const stop = await backgroundStreams(target, streamers, errors);
+    const busy = await readLatencies(target, samples);
+    const bgRuns = await stop();
+    rec.value(`busy.${n}.p50`, target, p50(busy.page), `${bgRuns} runs streamed meanwhile`);
+    rec.value(`busy.${n}.p95`, target, p95(busy.page));
+    rec.value(`busyinfo.${n}.p50`, target, p50(busy.info));
+    rec.value(`busyratio.${n}`, target, p50(busy.page) / p50(busy.info));
+
+    if (target.kind === "threadline") {
+      const narrow = [];
+      const broad = [];
+      for (let i = 0; i < searchSamples + 3; i++) {
+        const word = label((i * 7919) % made);
+        let t = performance.now();
+        const hits = await leanPage(target.client, word);
+        const narrowMs = performance.now() - t;
+        if (hits.length !== 1) errors.push(`search "${word}" found ${hits.length} threads, not 1`);
+        t = performance.now();
+        const all = await leanPage(target.client, "question sourdough");
+        if (all.length !== Math.min(50, made)) errors.push(`broad search found ${all.length} rows`);
+        if (i < 3) continue;
+        narrow.push(narrowMs);
+        broad.push(performance.now() - t);
+      }
+      rec.value(`search.${n}.narrow`, target, p50(narrow), reached ? "" : `at N=${made}`);
+      rec.value(`search.${n}.broad`, target, p50(broad), reached ? "" : `at N=${made}`);
+    }
+    if (onStep) await onStep(n, made);
+    if (!reached) break;
+  }
+  return { errors, made };
+}

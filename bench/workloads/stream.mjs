@@ -1,0 +1,62 @@
+import { p50, p99, sleep } from "../lib/stats.mjs";
+
+/**
+ * Workload 6: `c` streaming runs started at once, one thread each. Per run: time to its first
+ * event, gaps between consecutive events; errors; the server's peak RSS (process tree).
+ */
+export async function runConcurrency(target, { levels, capMs }, rec) {
+  const errors = [];
+  for (const c of levels) {
+    const threads = [];
+    for (let i = 0; i < c; i++) threads.push((await target.client.threads.create()).thread_id);
+    let peak = target.rssMb();
+    const sampler = setInterval(() => (peak = Math.max(peak, target.rssMb())), 250);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), capMs);
+    const first = [];
+    const gaps = [];
+    let failed = 0;
+    let unfinished = 0;
+    const started = performance.now();
+    await Promise.all(
+      threads.map(async (tid, i) => {
+        const t0 = performance.now();
+        let last;
+        try {
+          const stream = target.client.runs.stream(tid, "agent", {
+            input: { messages: [{ role: "human", content: `Concurrent run ${i} of ${c}` }] },
+            streamMode: ["values", "messages-tuple"],
+            signal: abort.signal,
+          });
+          for await (const part of stream) {
+            const now = performance.now();
+            if (last === undefined) first.push(now - t0);
+            else gaps.push(now - last);
+            last = now;
+            if (part.event === "error") {
+              failed++;
+              errors.push(`run ${i}/${c}: ${JSON.stringify(part.data).slice(0, 200)}`);
+            }
+          }
+        } catch (err) {
+          if (abort.signal.aborted) unfinished++;
+          else {
+            failed++;
+            errors.push(`run ${i}/${c}: ${err.message}`);
+          }
+        }
+      }),
+    );
+    clearTimeout(timer);
+    clearInterval(sampler);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    const note = unfinished ? `${unfinished} unfinished at the ${capMs / 1000}s cap` : `all done in ${secs}s`;
+    rec.value(`conc.${c}.errors`, target, failed, note);
+    rec.value(`conc.${c}.first`, target, p50(first));
+    rec.value(`conc.${c}.gap`, target, p99(gaps));
+    rec.value(`conc.${c}.rss`, target, peak);
+    console.log(`  ${target.name}: ${c} streams, ${failed} errors, first p50 ${p50(first).toFixed(0)} ms, gap p99 ${p99(gaps).toFixed(0)} ms, ${note}`);
+    await sleep(500);
+  }
+  return { errors };
+}
