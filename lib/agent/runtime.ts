@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { GatedSqliteSaver } from "./sqlite-gate";
 import { loadTitleConfig, type TitleConfig } from "@/lib/title";
 import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
 import { chatModelFromEnv, titlerFromEnv, usesOfflineModel } from "./models";
@@ -10,7 +10,7 @@ import type { ModelTitler } from "./title-model";
 export interface AppAgent {
   db: Database.Database;
   dbPath: string;
-  checkpointer: SqliteSaver;
+  checkpointer: GatedSqliteSaver;
   agent: ThreadlineAgent;
   titleConfig: TitleConfig;
   offlineModel: boolean;
@@ -38,7 +38,8 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
   // rename or a message the API already confirmed (WAL's NORMAL may lose the last commits).
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
-  const checkpointer = new SqliteSaver(db);
+  // Gated: the registry's transactions on this connection never take a checkpoint write with them.
+  const checkpointer = new GatedSqliteSaver(db);
   const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
   return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
 }

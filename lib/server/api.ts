@@ -3,6 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { TitleConfig } from "@/lib/title";
 import type { AgentGraph } from "./graph";
 import { createQueries, type Queries } from "./store/queries";
+import { migrate } from "./store/migrations";
 import { Registry } from "./store/registry";
 import { repairAfterRestart, resyncDriftedTitles } from "./runs/repair";
 import { Router, pathSegments } from "./http/router";
@@ -11,7 +12,10 @@ import type { RunLimits } from "./runs/run-limits";
 import { buildRoutes } from "./http/routes";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles/titles";
-import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
+import { afterReady, type ApiKeyStore } from "./auth/api-keys";
+import { apiKeyStore } from "./store/api-keys";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
 import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
 import { buildAuth } from "./auth/rules";
@@ -59,6 +63,10 @@ export interface Api {
 }
 
 export function createApi(deps: ApiDeps): Api {
+  // A plain SqliteSaver on the registry's connection could write inside a registry transaction.
+  if (deps.checkpointer instanceof SqliteSaver && !(deps.checkpointer instanceof GatedSqliteSaver)) {
+    throw new Error("createApi needs a GatedSqliteSaver (lib/agent/sqlite-gate.ts) on the registry's connection");
+  }
   // The saver creates its tables lazily; rollback's SQL touches them, so create them now.
   (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
   const q = createQueries(deps.db);
@@ -68,9 +76,11 @@ export function createApi(deps: ApiDeps): Api {
   const router = buildRoutes(new Router());
   const guard = deps.guard ?? guardConfigFromEnv({});
   const mode = deps.authMode ?? "local";
-  const keys = sqliteApiKeyStore(deps.db);
+  // Migrations first (a failure there fails every request, loudly); then restart repair.
+  const migrated = migrate(q.store);
+  const keys = afterReady(migrated, apiKeyStore(q.store));
   const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
-  const ready = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const ready = migrated.then(() => repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err)));
   const driftCheck = ready.then(() => resyncDriftedTitles(q, runs)).catch((err) => (console.error("[api] drift check failed", err), 0));
   const api: Api = {
     q,

@@ -6,7 +6,7 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Client } from "@langchain/langgraph-sdk";
 import { createThreadlineAgent, type ModelTitler } from "@/lib/agent";
@@ -70,7 +70,7 @@ export interface Harness {
   api: Api;
   client: Client;
   model: ScriptedModel;
-  saver: SqliteSaver;
+  saver: GatedSqliteSaver;
   db: Database.Database;
   dir: string;
   dbPath: string;
@@ -103,7 +103,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const dbPath = path.join(dir, "threadline.sqlite");
   const db = new Database(dbPath);
   db.pragma("journal_mode = WAL");
-  const saver = new SqliteSaver(db);
+  const saver = new GatedSqliteSaver(db);
   const model = opts.model ?? new ScriptedModel();
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;

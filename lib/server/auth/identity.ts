@@ -39,11 +39,11 @@ export function apiKeyOf(req: Request): string | null {
 }
 
 /** Who sent a request. Throws LangGraph's HTTPException(401) so both servers answer the same way. */
-export function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore): ThreadlineUser {
+export async function identify(req: Request, mode: AuthMode, keys: () => ApiKeyStore): Promise<ThreadlineUser> {
   if (mode === "local") return LOCAL_USER;
   const key = apiKeyOf(req);
   if (!key) throw new HTTPException(401, { message: "Sign in or send an API key (x-api-key or Authorization: Bearer)" });
-  const found = keys().verify(key);
+  const found = await keys().verify(key);
   if (!found) throw new HTTPException(401, { message: "Unknown or revoked API key" });
   return { identity: found.userId, permissions: [] };
 }

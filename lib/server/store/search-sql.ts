@@ -1,9 +1,10 @@
+import { sql, type RawBuilder } from "kysely";
 import type { AuthFilters } from "../auth/enforce";
 import { unprocessable } from "../http/errors";
 import type { ThreadStatus } from "./queries";
 import { ftsQuery } from "./search-terms";
 
-/** Builds the WHERE / ORDER BY / extract SQL for threads/search and threads/count (all bound params). */
+/** Builds the WHERE / ORDER BY / extract SQL for threads/search and threads/count (Kysely `sql` fragments, all values bound). */
 
 export type SortBy = "thread_id" | "status" | "created_at" | "updated_at" | "activity_at";
 
@@ -27,7 +28,7 @@ export interface ThreadQuery {
   authFilters?: AuthFilters;
 }
 
-type Sql = { sql: string; params: unknown[] };
+type Sql = RawBuilder<unknown>;
 
 // Keys end up inside a quoted JSON path ($."key"); refuse anything that could escape it.
 const SAFE_KEY = /^[\p{L}\p{N}_\-:@ ]{1,100}$/u;
@@ -39,15 +40,12 @@ export function jsonPath(keys: string[]): string {
 
 /** Equality on one JSON member, typed, so `true` never matches the number 1 and "1" never matches 1. */
 function jsonEquals(col: string, path: string, value: unknown): Sql {
-  if (value === null) return { sql: `json_type(${col}, ?) = 'null'`, params: [path] };
-  if (typeof value === "boolean") return { sql: `json_type(${col}, ?) = '${value}'`, params: [path] };
-  if (typeof value === "number") {
-    return { sql: `(json_type(${col}, ?) IN ('integer', 'real') AND json_extract(${col}, ?) = ?)`, params: [path, path, value] };
-  }
-  if (typeof value === "string") {
-    return { sql: `(json_type(${col}, ?) = 'text' AND json_extract(${col}, ?) = ?)`, params: [path, path, value] };
-  }
-  return { sql: `(${col} -> ?) = json(?)`, params: [path, JSON.stringify(value)] };
+  const c = sql.ref(col);
+  if (value === null) return sql`json_type(${c}, ${path}) = 'null'`;
+  if (typeof value === "boolean") return sql`json_type(${c}, ${path}) = ${sql.lit(String(value))}`;
+  if (typeof value === "number") return sql`(json_type(${c}, ${path}) IN ('integer', 'real') AND json_extract(${c}, ${path}) = ${value})`;
+  if (typeof value === "string") return sql`(json_type(${c}, ${path}) = 'text' AND json_extract(${c}, ${path}) = ${value})`;
+  return sql`(${c} -> ${path}) = json(${JSON.stringify(value)})`;
 }
 
 /** One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list). */
@@ -58,72 +56,58 @@ function authFilterSql(key: string, want: unknown): Sql {
     if ("$eq" in op) return jsonEquals("t.metadata", path, op.$eq);
     if ("$contains" in op) {
       const needed = Array.isArray(op.$contains) ? op.$contains : [op.$contains];
-      return {
-        sql: `(json_type(t.metadata, ?) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(?) n WHERE NOT EXISTS (SELECT 1 FROM json_each(t.metadata, ?) h WHERE h.value = n.value)))`,
-        params: [path, JSON.stringify(needed), path],
-      };
+      return sql`(json_type(t.metadata, ${path}) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(needed)}) n WHERE NOT EXISTS (SELECT 1 FROM json_each(t.metadata, ${path}) h WHERE h.value = n.value)))`;
     }
-    return { sql: "1 = 1", params: [] };
+    return sql`1 = 1`;
   }
   return jsonEquals("t.metadata", path, want);
 }
 
 export function buildThreadFilter(q: ThreadQuery): Sql {
-  const parts: string[] = ["1 = 1"];
-  const params: unknown[] = [];
-  const add = ({ sql, params: p }: Sql) => {
-    parts.push(sql);
-    params.push(...p);
-  };
+  const parts: Sql[] = [sql`1 = 1`];
+  const add = (s: Sql) => parts.push(s);
   for (const [k, v] of Object.entries(q.metadata ?? {})) add(jsonEquals("t.metadata", jsonPath([k]), v));
   for (const [k, v] of Object.entries(q.values ?? {})) {
-    if (k === "title" && (typeof v === "string" || v === null)) add({ sql: v === null ? "t.title IS NULL" : "t.title = ?", params: v === null ? [] : [v] });
+    if (k === "title" && (typeof v === "string" || v === null)) add(v === null ? sql`t.title IS NULL` : sql`t.title = ${v}`);
     else add(jsonEquals("t.values_json", jsonPath([k]), v));
   }
-  if (q.ids) add({ sql: `t.thread_id IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(q.ids)] });
-  if (q.status) add({ sql: "t.status = ?", params: [q.status] });
+  if (q.ids) add(sql`t.thread_id IN (SELECT value FROM json_each(${JSON.stringify(q.ids)}))`);
+  if (q.status) add(sql`t.status = ${q.status}`);
   if (q.titleSearch != null && q.titleSearch.trim() !== "") {
     const match = ftsQuery(q.titleSearch);
-    if (match == null) add({ sql: "0 = 1", params: [] });
-    else {
-      add({
-        sql: `t.thread_id IN (SELECT r.thread_id FROM tl_title_fts f JOIN tl_title_revisions r ON r.id = f.rowid WHERE tl_title_fts MATCH ?)`,
-        params: [match],
-      });
-    }
+    if (match == null) add(sql`0 = 1`);
+    else add(sql`t.thread_id IN (SELECT r.thread_id FROM tl_title_fts f JOIN tl_title_revisions r ON r.id = f.rowid WHERE tl_title_fts MATCH ${match})`);
   }
-  if (q.asOf) add({ sql: "t.created_at <= ?", params: [q.asOf] });
+  if (q.asOf) add(sql`t.created_at <= ${q.asOf}`);
   for (const [k, want] of Object.entries(q.authFilters ?? {})) add(authFilterSql(k, want));
-  return { sql: parts.join(" AND "), params };
+  return sql.join(parts, sql` AND `);
 }
 
 /** With `$as_of`, "activity_at" means the last activity at or before that instant (from the activity log). */
-export function buildOrder(q: ThreadQuery): { column: string; sql: string; params: unknown[] } {
-  const dir = q.sortOrder === "asc" ? "ASC" : "DESC";
+export function buildOrder(q: ThreadQuery): { column: Sql; sql: Sql } {
+  const dir = sql.raw(q.sortOrder === "asc" ? "ASC" : "DESC");
   if (q.sortBy === "activity_at" && q.asOf) {
     return {
-      column: `, COALESCE((SELECT MAX(a.at) FROM tl_thread_activity a WHERE a.thread_id = t.thread_id AND a.at <= ?), t.created_at) AS sort_at`,
-      sql: `sort_at ${dir}, t.thread_id ${dir}`,
-      params: [q.asOf],
+      column: sql`, COALESCE((SELECT MAX(a.at) FROM tl_thread_activity a WHERE a.thread_id = t.thread_id AND a.at <= ${q.asOf}), t.created_at) AS sort_at`,
+      sql: sql`sort_at ${dir}, t.thread_id ${dir}`,
     };
   }
-  const col = `t.${q.sortBy}`;
-  return { column: "", sql: q.sortBy === "thread_id" ? `${col} ${dir}` : `${col} ${dir}, t.thread_id ${dir}`, params: [] };
+  const col = sql.ref(`t.${q.sortBy}`);
+  return { column: sql``, sql: q.sortBy === "thread_id" ? sql`${col} ${dir}` : sql`${col} ${dir}, t.thread_id ${dir}` };
 }
 
 /** Extracted fields come back as JSON text in columns ex_0, ex_1, …; title/title_source come from the projection. */
 export function extractColumns(extract: [string, string][] | undefined): Sql {
-  if (!extract?.length) return { sql: "", params: [] };
-  const cols: string[] = [];
-  const params: unknown[] = [];
-  extract.forEach(([, path], i) => {
+  if (!extract?.length) return sql``;
+  const cols = extract.map(([, path], i) => {
     const [root, ...rest] = path.split(".");
-    if (path === "values.title") cols.push(`json_quote(t.title) AS ex_${i}`);
-    else if (path === "values.title_source") cols.push(`t.title_source AS ex_${i}`);
-    else if ((root === "values" || root === "metadata") && rest.length) {
-      cols.push(`(t.${root === "values" ? "values_json" : "metadata"} -> ?) AS ex_${i}`);
-      params.push(jsonPath(rest));
-    } else throw unprocessable(`extract paths must start with "values." or "metadata." (got ${JSON.stringify(path)})`);
+    const as = sql.raw(`ex_${i}`);
+    if (path === "values.title") return sql`json_quote(t.title) AS ${as}`;
+    if (path === "values.title_source") return sql`t.title_source AS ${as}`;
+    if ((root === "values" || root === "metadata") && rest.length) {
+      return sql`(${sql.ref(`t.${root === "values" ? "values_json" : "metadata"}`)} -> ${jsonPath(rest)}) AS ${as}`;
+    }
+    throw unprocessable(`extract paths must start with "values." or "metadata." (got ${JSON.stringify(path)})`);
   });
-  return { sql: ", " + cols.join(", "), params };
+  return sql`, ${sql.join(cols)}`;
 }

@@ -35,7 +35,7 @@ describe("multi-statement writes are one transaction", () => {
     await h.client.threads.delete(t.thread_id);
     expect(checkpointsOf(t.thread_id)).toBe(0);
     expect(count("SELECT COUNT(*) AS n FROM writes WHERE thread_id = ?", t.thread_id)).toBe(0);
-    expect(h.api.q.getThread(t.thread_id)).toBeUndefined();
+    expect(await h.api.q.getThread(t.thread_id)).toBeUndefined();
   });
 
   it("copy: a failure part-way leaves no orphan checkpoints; a whole copy has every checkpoint and write", async () => {
