@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openAppAgent } from "@/lib/agent/runtime";
+import { threadConfig } from "../graph";
 import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
 
 let h: Harness;
@@ -68,6 +69,32 @@ describe("multi-statement writes are one transaction", () => {
     expect(checkpointsOf(t.thread_id)).toBeGreaterThanOrEqual(during);
     expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("interrupted");
     healOn("tl_runs", "DELETE");
+  });
+});
+
+describe("the checkpointer and the registry share one SQLite connection", () => {
+  it("a checkpoint written while a registry transaction is open lands outside it: that transaction's rollback keeps it", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    const other = await h.client.threads.create();
+    let opened!: () => void;
+    const inside = new Promise<void>((r) => (opened = r));
+    // A registry transaction that spans awaits and then fails (as one does when its last statement fails).
+    const failing = h.api.q.transaction(async () => {
+      await h.api.q.setMetadata(t.thread_id, JSON.stringify({ changed: true }), new Date().toISOString());
+      opened();
+      await sleep(100);
+      throw new Error("injected failure");
+    });
+    await inside;
+    // Another thread's checkpoint write, started while that transaction is open.
+    const write = h.api.graph.updateState(threadConfig(other.thread_id), human("Written meanwhile"), "__start__");
+    await expect(failing).rejects.toThrow("injected failure");
+    await write;
+    expect(checkpointsOf(other.thread_id)).toBeGreaterThan(0);
+    expect((await h.client.threads.get(t.thread_id)).metadata).toEqual({});
+    const state = await h.client.threads.getState<{ messages: { content: string }[] }>(other.thread_id);
+    expect(state.values.messages.map((m) => m.content)).toEqual(["Written meanwhile"]);
   });
 });
 
