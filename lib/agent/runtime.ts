@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { GatedSqliteSaver } from "./sqlite-gate";
+import { lockSqliteFile } from "./process-lock";
 import { loadTitleConfig, type TitleConfig } from "@/lib/title";
 import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
 import { chatModelFromEnv, titlerFromEnv, usesOfflineModel } from "./models";
@@ -32,6 +33,8 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
   const dir = dataDir(env);
   fs.mkdirSync(dir, { recursive: true });
   const dbPath = path.join(dir, "threadline.sqlite");
+  // Before anything touches the file: a second process on it stops here with a clear message.
+  lockSqliteFile(dbPath);
   const db = new Database(dbPath);
   db.pragma("journal_mode = WAL");
   // FULL: every commit is fsynced before it is acknowledged, so a power loss cannot take back a
