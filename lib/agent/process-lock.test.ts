@@ -57,3 +57,15 @@ describe("one Threadline process per SQLite database", () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("one Threadline process per Postgres database", () => {
+  it("a second holder of the advisory lock is refused with the same message; the lock goes with its connection", async () => {
+    const { lockPostgres } = await import("./process-lock");
+    const url = process.env.TEST_DATABASE_URL!;
+    const release = await lockPostgres(url);
+    await expect(lockPostgres(url)).rejects.toThrow(/Postgres database "[^"]+" is already served by another Threadline process .*LangGraph server/);
+    await release();
+    const again = await lockPostgres(url);
+    await again();
+  });
+});

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import pg from "pg";
 
 /** A second process on a database this one serves. */
 export class DatabaseInUseError extends Error {
@@ -53,4 +54,26 @@ export function lockSqliteFile(dbPath: string): void {
     if (readPid(lockPath) === pid) fs.rmSync(lockPath, { force: true });
   }
   throw new DatabaseInUseError(inUseMessage(dbPath, `lock file ${lockPath}`));
+}
+
+/** One key for every Threadline process, per database (advisory locks are per database). */
+const ADVISORY_KEY = 0x7468_7264; // "thrd"
+
+/**
+ * One Threadline process per Postgres database: a session advisory lock, held on a connection of
+ * its own for the life of the process. The server frees it when that connection ends, so a crashed
+ * process leaves nothing behind. Returns the release (tests, shutdown).
+ */
+export async function lockPostgres(connectionString: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  // The lock lives as long as this connection; an error on it must not crash the process.
+  client.on("error", (err) => console.error("[store] the one-process lock's connection failed; the lock may be lost", err.message));
+  const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ADVISORY_KEY]);
+  if (!rows[0]?.ok) {
+    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+    await client.end();
+    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock"));
+  }
+  return () => client.end();
 }

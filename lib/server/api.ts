@@ -2,7 +2,8 @@ import type Database from "better-sqlite3";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { TitleConfig } from "@/lib/title";
 import type { AgentGraph } from "./graph";
-import { createQueries, type Queries } from "./store/queries";
+import { createQueries, queriesFor, type Queries } from "./store/queries";
+import type { Store } from "./store/db";
 import { migrate } from "./store/migrations";
 import { Registry } from "./store/registry";
 import { repairAfterRestart, resyncDriftedTitles } from "./runs/repair";
@@ -22,8 +23,10 @@ import { buildAuth } from "./auth/rules";
 import { guardConfigFromEnv, guardRequest, withCors, type GuardConfig } from "./auth/request-guard";
 
 export interface ApiDeps {
-  /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
-  db: Database.Database;
+  /** SQLite: the checkpointer's own better-sqlite3 connection (the registry lives in the same file). */
+  db?: Database.Database;
+  /** Postgres (or any store made elsewhere): the registry's database. One of `db` / `store`. */
+  store?: Store;
   checkpointer: BaseCheckpointSaver;
   graph: AgentGraph;
   titleConfig: TitleConfig;
@@ -67,9 +70,11 @@ export function createApi(deps: ApiDeps): Api {
   if (deps.checkpointer instanceof SqliteSaver && !(deps.checkpointer instanceof GatedSqliteSaver)) {
     throw new Error("createApi needs a GatedSqliteSaver (lib/agent/sqlite-gate.ts) on the registry's connection");
   }
-  // The saver creates its tables lazily; rollback's SQL touches them, so create them now.
-  (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
-  const q = createQueries(deps.db);
+  // The saver creates its tables lazily; rollback's SQL touches them, so create them first
+  // (SqliteSaver's setup is synchronous, PostgresSaver's is not: awaited before the migrations).
+  const saverReady = Promise.resolve((deps.checkpointer as unknown as { setup?: () => unknown }).setup?.());
+  if (!deps.store && !deps.db) throw new Error("createApi needs the SQLite connection (db) or a store");
+  const q = deps.store ? queriesFor(deps.store) : createQueries(deps.db!);
   const registry = new Registry(q);
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
@@ -77,7 +82,7 @@ export function createApi(deps: ApiDeps): Api {
   const guard = deps.guard ?? guardConfigFromEnv({});
   const mode = deps.authMode ?? "local";
   // Migrations first (a failure there fails every request, loudly); then restart repair.
-  const migrated = migrate(q.store);
+  const migrated = saverReady.then(() => migrate(q.store));
   const keys = afterReady(migrated, apiKeyStore(q.store));
   const auth: ApiAuth = { mode, keys, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys))) };
   const ready = migrated.then(() => repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err)));

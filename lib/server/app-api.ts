@@ -1,5 +1,6 @@
 import { getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
+import { postgresStore } from "./store/db";
 import { runLimitsFromEnv } from "./runs/run-limits";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
@@ -17,6 +18,7 @@ export function getApi(): Promise<Api> {
   g[key] ??= getAppAgent().then((app) =>
     createApi({
       db: app.db,
+      store: app.databaseUrl ? postgresStore(app.databaseUrl) : undefined,
       checkpointer: app.checkpointer,
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,

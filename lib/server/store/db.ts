@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type Database from "better-sqlite3";
-import { Kysely, SqliteDialect, type Generated, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, type Generated, type Transaction } from "kysely";
+import pg from "pg";
 import { connectionGate, type ConnectionGate } from "@/lib/agent/sqlite-gate";
 
 /** The registry's tables as Kysely sees them (schema.ts / migrations create them). */
@@ -93,6 +94,8 @@ export interface Store {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** The raw SQLite connection (SQLite only): the checkpointer's, shared. */
   sqlite?: Database.Database;
+  /** Closes what the store opened itself (the Postgres pool); the SQLite connection is its owner's. */
+  close(): Promise<void>;
 }
 
 function makeStore(kysely: Kysely<RegistryDb>, dialect: StoreDialect, gate: ConnectionGate | null, sqlite?: Database.Database): Store {
@@ -116,6 +119,9 @@ function makeStore(kysely: Kysely<RegistryDb>, dialect: StoreDialect, gate: Conn
     sqlite,
     exec: () => inTrx()?.trx ?? kysely,
     transaction: (fn) => (inTrx() ? fn() : gate ? gate.withExclusive(() => run(fn)) : run(fn)),
+    close: async () => {
+      if (dialect === "postgres") await kysely.destroy();
+    },
   };
 }
 
@@ -152,4 +158,16 @@ export function sqliteStore(db: Database.Database): Store {
     sqliteStores.set(db, (store = makeStore(kysely, "sqlite", connectionGate(db), db)));
   }
   return store;
+}
+
+/**
+ * The registry on Postgres (DATABASE_URL). The checkpointer (PostgresSaver) has its own pool on
+ * the same database: registry transactions and checkpoint writes are separate connections, so
+ * they cannot leak into each other; delete/copy/rollback touch the saver's tables inside ours.
+ */
+export function postgresStore(connectionString: string): Store {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
+  pool.on("error", (err) => console.error("[store] Postgres connection error", err.message));
+  return makeStore(new Kysely<RegistryDb>({ dialect: new PostgresDialect({ pool }) }), "postgres", null);
 }

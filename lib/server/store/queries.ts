@@ -169,7 +169,7 @@ export function queriesFor(store: Store) {
         .expression((eb) =>
           eb
             .selectFrom("tl_title_revisions")
-            .select(sql<string>`${toId}`.as("thread_id"))
+            .select(sql<string>`CAST(${toId} AS TEXT)`.as("thread_id"))
             .select(["title", "source", "at", "terms"])
             .where("thread_id", "=", fromId)
             .orderBy("id"),
@@ -195,15 +195,15 @@ export function queriesFor(store: Store) {
     idleThreadIds: async () =>
       (await x().selectFrom("tl_threads").select("thread_id").where("status", "!=", "busy").where("pin_pending", "=", 0).execute()).map((r) => r.thread_id),
     async searchThreads(query: ThreadQuery): Promise<ThreadRow[]> {
-      const filter = buildThreadFilter(query);
-      const ex = extractColumns(query.extract);
+      const filter = buildThreadFilter(query, store.dialect);
+      const ex = extractColumns(query.extract, store.dialect);
       const order = buildOrder(query);
       const cols = query.withValues ? sql`t.*` : sql.join(THREAD_LIST_COLUMNS.map((c) => sql.ref(`t.${c}`)));
       const { rows } = await sql<ThreadRow>`SELECT ${cols}${ex}${order.column} FROM tl_threads t WHERE ${filter} ORDER BY ${order.sql} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(x());
       return rows;
     },
     async countThreads(query: ThreadQuery): Promise<number> {
-      const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${buildThreadFilter(query)}`.execute(x());
+      const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${buildThreadFilter(query, store.dialect)}`.execute(x());
       return Number(rows[0]?.n ?? 0);
     },
     insertRun: (row: Omit<RunRow, "updated_at" | "error">) =>
@@ -237,26 +237,48 @@ export function queriesFor(store: Store) {
 }
 
 /*
- * The checkpointer's own tables. SqliteSaver: `checkpoints` (metadata a JSON blob) and `writes`.
- * Not in RegistryDb's types, so these go through Kysely's `sql` tag.
+ * The checkpointer's own tables, not in RegistryDb's types, so these go through Kysely's `sql` tag.
+ * SqliteSaver: `checkpoints` (metadata a JSON blob) and `writes`. PostgresSaver (its
+ * migrations.js): `checkpoints` (metadata jsonb), `checkpoint_blobs` (channel values, keyed by
+ * channel version, shared by the checkpoints that point at them) and `checkpoint_writes`.
  */
 async function deleteCheckpointRows(store: Store, threadId: string) {
-  await sql`DELETE FROM checkpoints WHERE thread_id = ${threadId}`.execute(store.exec());
-  await sql`DELETE FROM writes WHERE thread_id = ${threadId}`.execute(store.exec());
+  const tables = store.dialect === "postgres" ? ["checkpoints", "checkpoint_blobs", "checkpoint_writes"] : ["checkpoints", "writes"];
+  for (const t of tables) await sql`DELETE FROM ${sql.table(t)} WHERE thread_id = ${threadId}`.execute(store.exec());
 }
 
+/**
+ * Rollback: the run's checkpoints and pending writes go. On Postgres its channel blobs stay: a
+ * blob is keyed by channel version, not by checkpoint, and versions are not time-ordered ids, so
+ * telling the run's own from the earlier ones would mean reading every remaining checkpoint's
+ * versions; unreferenced blobs are inert (never read) and go with the thread.
+ */
 async function dropCheckpointRowsAfter(store: Store, threadId: string, after: string) {
-  await sql`DELETE FROM writes WHERE thread_id = ${threadId} AND checkpoint_id > ${after}`.execute(store.exec());
-  await sql`DELETE FROM checkpoints WHERE thread_id = ${threadId} AND checkpoint_id > ${after}`.execute(store.exec());
+  const writes = store.dialect === "postgres" ? "checkpoint_writes" : "writes";
+  const cmp = store.dialect === "postgres" ? sql`checkpoint_id COLLATE "C" > ${after}` : sql`checkpoint_id > ${after}`;
+  await sql`DELETE FROM ${sql.table(writes)} WHERE thread_id = ${threadId} AND ${cmp}`.execute(store.exec());
+  await sql`DELETE FROM checkpoints WHERE thread_id = ${threadId} AND ${cmp}`.execute(store.exec());
 }
 
 // The checkpoint's metadata repeats the thread id (run metadata); the copy names its own.
 async function copyCheckpointRows(store: Store, from: string, to: string) {
+  const x = store.exec();
+  if (store.dialect === "postgres") {
+    await sql`INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
+        CASE WHEN metadata ? 'thread_id' THEN jsonb_set(metadata, '{thread_id}', to_jsonb(${to}::text)) ELSE metadata END
+      FROM checkpoints WHERE thread_id = ${from}`.execute(x);
+    await sql`INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = ${from}`.execute(x);
+    await sql`INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob FROM checkpoint_writes WHERE thread_id = ${from}`.execute(x);
+    return;
+  }
   await sql`INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
     SELECT ${to}, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
       CASE WHEN json_valid(CAST(metadata AS TEXT)) AND json_type(CAST(metadata AS TEXT), '$.thread_id') IS NOT NULL
         THEN CAST(json_set(CAST(metadata AS TEXT), '$.thread_id', ${to}) AS BLOB) ELSE metadata END
-    FROM checkpoints WHERE thread_id = ${from}`.execute(store.exec());
+    FROM checkpoints WHERE thread_id = ${from}`.execute(x);
   await sql`INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value)
-    SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value FROM writes WHERE thread_id = ${from}`.execute(store.exec());
+    SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value FROM writes WHERE thread_id = ${from}`.execute(x);
 }

@@ -103,13 +103,13 @@ describe("power-loss durability", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
     const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
     // A reopened WAL file starts at this SQLite build's WAL default (NORMAL), not FULL.
-    (await openAppAgent(env)).db.close();
+    (await openAppAgent(env)).db!.close();
     const app = await openAppAgent(env);
     try {
-      expect(app.db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(app.db.pragma("synchronous", { simple: true })).toBe(2);
+      expect(app.db!.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(app.db!.pragma("synchronous", { simple: true })).toBe(2);
     } finally {
-      app.db.close();
+      app.db!.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
