@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { GatedSqliteSaver } from "./sqlite-gate";
 import { lockPostgres, lockSqliteFile } from "./process-lock";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { ThreadlinePostgresSaver } from "./postgres-saver";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { loadTitleConfig, type TitleConfig } from "@/lib/title";
 import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
@@ -50,7 +50,7 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
   const databaseUrl = postgresUrl(env);
   if (databaseUrl) {
     await lockPostgres(databaseUrl);
-    const checkpointer = PostgresSaver.fromConnString(databaseUrl);
+    const checkpointer = ThreadlinePostgresSaver.fromUrl(databaseUrl);
     await checkpointer.setup();
     const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
     return { databaseUrl, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };

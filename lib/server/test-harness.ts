@@ -9,7 +9,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { ThreadlinePostgresSaver } from "@/lib/agent/postgres-saver";
 import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
 import { postgresStore, type Store } from "./store/db";
 import type { StructuredToolInterface } from "@langchain/core/tools";
@@ -136,7 +136,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const pgUrl = TEST_PG ? testDatabase(dir) : null;
   let closed = false;
   if (pgUrl) {
-    saver = PostgresSaver.fromConnString(pgUrl);
+    saver = ThreadlinePostgresSaver.fromUrl(pgUrl);
     store = postgresStore(pgUrl);
   } else {
     db = new Database(dbPath);
@@ -180,7 +180,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
       if (pgUrl && !closed) {
         closed = true;
         await store!.close();
-        await (saver as PostgresSaver).end();
+        await (saver as ThreadlinePostgresSaver).end();
         if (!opts.dir) psql(`DROP DATABASE IF EXISTS ${new URL(pgUrl).pathname.slice(1)} WITH (FORCE)`);
       }
       if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });

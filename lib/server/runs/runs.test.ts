@@ -227,8 +227,7 @@ describe("run options", () => {
     expect((await h.client.runs.get(t.thread_id, runId)).status).toBe("interrupted");
   });
 
-  // Known gap on Postgres (TEST_DATABASE_URL): the branch run's state is not the thread's latest there yet.
-  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))("honours checkpoint on submit (a branch from an earlier state) and if_not_exists", async () => {
+  it("honours checkpoint on submit (a branch from an earlier state) and if_not_exists", async () => {
     h = createHarness({ model: new ScriptedModel(["ok"]) });
     await expect(h.client.runs.wait("nope", "agent", { input: human("x") })).rejects.toThrow(/404/);
     const made = await h.client.runs.wait("made-on-the-fly", "agent", { input: human("Created by run"), ifNotExists: "create" });
