@@ -21,8 +21,8 @@ const crash = (c: ChildProcess) => {
 };
 
 /** Starts a process that opens the app's database; resolves with its first line and how it ended, if it did. */
-function start(dataDir: string) {
-  const child = spawn(TSX, [SCRIPT], { env: { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" }, stdio: ["ignore", "pipe", "inherit"], detached: true });
+function start(dataDir: string, extraEnv: Record<string, string> = {}) {
+  const child = spawn(TSX, [SCRIPT], { env: { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...extraEnv }, stdio: ["ignore", "pipe", "inherit"], detached: true });
   children.push(child);
   const line = new Promise<string>((resolve, reject) => {
     let out = "";
@@ -55,17 +55,30 @@ describe("one Threadline process per SQLite database", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)("one Threadline process per Postgres database", () => {
-  it("a second holder of the advisory lock is refused with the same message; the lock goes with its connection", async () => {
-    const { lockPostgres } = await import("./process-lock");
-    const url = process.env.TEST_DATABASE_URL!;
-    const release = await lockPostgres(url);
-    await expect(lockPostgres(url)).rejects.toThrow(/Postgres database "[^"]+" is already served by another Threadline process .*LangGraph server/);
-    await release();
-    const again = await lockPostgres(url);
-    await again();
-  });
+describe.skipIf(!process.env.TEST_DATABASE_URL)("one Threadline process per Postgres database (DATABASE_URL)", () => {
+  it("a second process on the same database refuses with a clear message; the lock goes with the first process", async () => {
+    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL! };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-pglock-"));
+    try {
+      const first = start(dir, env);
+      expect(await first.line).toBe("opened");
+      const second = start(dir, env);
+      expect(await second.line).toMatch(/^refused: Postgres database "[^"]+" is already served by another Threadline process .*LangGraph server/);
+      expect(await second.exited).toBe(3);
+      crash(first.child);
+      await first.exited;
+      // The server ends a dead client's session, and its advisory lock with it.
+      let third = start(dir, env);
+      for (let i = 0; i < 20 && (await third.line) !== "opened"; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        third = start(dir, env);
+      }
+      expect(await third.line).toBe("opened");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
