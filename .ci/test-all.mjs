@@ -12,6 +12,25 @@ fs.mkdirSync(out, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 delete env.LANGSMITH_TRACING;
 delete env.LANGCHAIN_TRACING_V2;
+// TEST_DATABASE_URL (.ci/run starts a throwaway Postgres) is for the second, Postgres pass only.
+const testDatabaseUrl = env.TEST_DATABASE_URL;
+delete env.TEST_DATABASE_URL;
+
+/** The API integration suites that run a second time against Postgres (each harness on its own database). */
+const POSTGRES_SUITES = [
+  "lib/server/store/threads.test.ts",
+  "lib/server/store/title-search.test.ts",
+  "lib/server/store/list-order.test.ts",
+  "lib/server/store/history-paging.test.ts",
+  "lib/server/runs/runs.test.ts",
+  "lib/server/runs/stop.test.ts",
+  "lib/server/runs/retry.test.ts",
+  "lib/server/titles/attachments.test.ts",
+  "lib/server/titles/title-restore.test.ts",
+  "lib/server/http/errors.test.ts",
+  "lib/server/auth/request-guard.test.ts",
+  "lib/agent/process-lock.test.ts",
+];
 
 const skipE2E = process.argv.includes("--no-e2e");
 const failures = [];
@@ -37,6 +56,8 @@ function readJson(file) {
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const vitestJson = path.join(out, "vitest.json");
+const vitestPgJson = path.join(out, "vitest-postgres.json");
+fs.rmSync(vitestPgJson, { force: true });
 const playwrightJson = path.join(out, "playwright.json");
 // The core title scenarios again, with the app in front of `langgraph dev` (LANGGRAPH_API_URL).
 const playwrightLanggraphJson = path.join(out, "playwright-langgraph.json");
@@ -47,6 +68,12 @@ fs.rmSync(playwrightLanggraphJson, { force: true });
 step("lint", bin("eslint"), [".", "--max-warnings=0"]);
 step("typecheck", bin("tsc"), ["--noEmit"]);
 step("unit+integration", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+if (testDatabaseUrl) {
+  // Postgres round trips are slower than an SQLite file on this machine: a longer per-test bound.
+  step("integration on Postgres", bin("vitest"), ["run", "--testTimeout=120000", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestPgJson}`, ...POSTGRES_SUITES], { TEST_DATABASE_URL: testDatabaseUrl });
+} else {
+  console.log("\n=== integration on Postgres: skipped (TEST_DATABASE_URL is not set; .ci/run sets it)");
+}
 if (!skipE2E) {
   if (step("build", bin("next"), ["build"])) {
     // The side-by-side bench, small: fails on a workload error, never on a slow figure.
@@ -63,13 +90,15 @@ if (!skipE2E) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const v = readJson(vitestJson);
-if (v) {
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} else {
-  failures.push("vitest report missing");
+for (const [file, required] of [[vitestJson, true], [vitestPgJson, Boolean(testDatabaseUrl)]]) {
+  const v = readJson(file);
+  if (v) {
+    passed += v.numPassedTests ?? 0;
+    failed += v.numFailedTests ?? 0;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  } else if (required) {
+    failures.push(`vitest report missing (${path.basename(file)})`);
+  }
 }
 for (const file of skipE2E ? [] : [playwrightJson, playwrightLanggraphJson]) {
   const p = readJson(file);

@@ -1,16 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { GatedSqliteSaver } from "./sqlite-gate";
+import { lockPostgres, lockSqliteFile } from "./process-lock";
+import { ThreadlinePostgresSaver } from "./postgres-saver";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { loadTitleConfig, type TitleConfig } from "@/lib/title";
 import { createThreadlineAgent, type ThreadlineAgent } from "./agent";
 import { chatModelFromEnv, titlerFromEnv, usesOfflineModel } from "./models";
 import type { ModelTitler } from "./title-model";
 
 export interface AppAgent {
-  db: Database.Database;
-  dbPath: string;
-  checkpointer: SqliteSaver;
+  /** SQLite mode: the app's one file and connection (the API's registry shares it). */
+  db?: Database.Database;
+  dbPath?: string;
+  /** Postgres mode (DATABASE_URL): the checkpointer has its own pool; the registry opens its own. */
+  databaseUrl?: string;
+  checkpointer: BaseCheckpointSaver;
   agent: ThreadlineAgent;
   titleConfig: TitleConfig;
   offlineModel: boolean;
@@ -23,22 +29,45 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || "./data");
 }
 
-/** Opens (creating if needed) the app's one SQLite file; the API's registry shares this connection. */
+/** DATABASE_URL=postgres://… switches the checkpointer and the registry to Postgres. */
+export function postgresUrl(env: NodeJS.ProcessEnv = process.env): string | null {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL (got ${JSON.stringify(url.split(":")[0] + ":…")})`);
+  return url;
+}
+
+/**
+ * Opens the app's database: Postgres when DATABASE_URL is set (PostgresSaver, set up), else the
+ * one SQLite file in DATA_DIR (creating it), whose connection the API's registry shares. Either
+ * way this process then holds the database's one-process lock.
+ */
 export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promise<AppAgent> {
   // Config errors must stop the server at start, naming the variable; these loaders throw them.
   const titleConfig = loadTitleConfig(env);
   const chatModel = await chatModelFromEnv(env);
   const titler = await titlerFromEnv(env, titleConfig);
+  const databaseUrl = postgresUrl(env);
+  if (databaseUrl) {
+    await lockPostgres(databaseUrl);
+    const checkpointer = ThreadlinePostgresSaver.fromUrl(databaseUrl);
+    await checkpointer.setup();
+    const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
+    return { databaseUrl, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
+  }
   const dir = dataDir(env);
   fs.mkdirSync(dir, { recursive: true });
   const dbPath = path.join(dir, "threadline.sqlite");
+  // Before anything touches the file: a second process on it stops here with a clear message.
+  lockSqliteFile(dbPath);
   const db = new Database(dbPath);
   db.pragma("journal_mode = WAL");
   // FULL: every commit is fsynced before it is acknowledged, so a power loss cannot take back a
   // rename or a message the API already confirmed (WAL's NORMAL may lose the last commits).
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
-  const checkpointer = new SqliteSaver(db);
+  // Gated: the registry's transactions on this connection never take a checkpoint write with them.
+  const checkpointer = new GatedSqliteSaver(db);
   const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
   return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
 }

@@ -2,7 +2,9 @@ import type Database from "better-sqlite3";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { TitleConfig } from "@/lib/title";
 import type { AgentGraph } from "./graph";
-import { createQueries, type Queries } from "./store/queries";
+import { createQueries, queriesFor, type Queries } from "./store/queries";
+import type { Store } from "./store/db";
+import { migrate } from "./store/migrations";
 import { Registry } from "./store/registry";
 import { repairAfterRestart, resyncDriftedTitles } from "./runs/repair";
 import { Router, pathSegments } from "./http/router";
@@ -11,16 +13,21 @@ import type { RunLimits } from "./runs/run-limits";
 import { buildRoutes } from "./http/routes";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { TitleService } from "./titles/titles";
-import { sqliteApiKeyStore, type ApiKeyStore } from "./auth/api-keys";
+import { afterReady, type ApiKeyStore } from "./auth/api-keys";
+import { apiKeyStore } from "./store/api-keys";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
 import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
-import { createAccounts, sqliteAccountsDatabase, type Accounts, type AccountsDatabase } from "./auth/accounts";
+import { accountsDatabaseFor, createAccounts, type Accounts, type AccountsDatabase } from "./auth/accounts";
 import { buildAuth } from "./auth/rules";
 import { guardConfigFromEnv, guardRequest, withCors, type GuardConfig } from "./auth/request-guard";
 
 export interface ApiDeps {
-  /** The checkpointer's own better-sqlite3 connection: the registry lives in the same file. */
-  db: Database.Database;
+  /** SQLite: the checkpointer's own better-sqlite3 connection (the registry lives in the same file). */
+  db?: Database.Database;
+  /** Postgres (or any store made elsewhere): the registry's database. One of `db` / `store`. */
+  store?: Store;
   checkpointer: BaseCheckpointSaver;
   graph: AgentGraph;
   titleConfig: TitleConfig;
@@ -74,20 +81,28 @@ export interface Api {
 }
 
 export function createApi(deps: ApiDeps): Api {
-  // The saver creates its tables lazily; rollback's SQL touches them, so create them now.
-  (deps.checkpointer as unknown as { setup?: () => void }).setup?.();
-  const q = createQueries(deps.db);
+  // A plain SqliteSaver on the registry's connection could write inside a registry transaction.
+  if (deps.checkpointer instanceof SqliteSaver && !(deps.checkpointer instanceof GatedSqliteSaver)) {
+    throw new Error("createApi needs a GatedSqliteSaver (lib/agent/sqlite-gate.ts) on the registry's connection");
+  }
+  // The saver creates its tables lazily; rollback's SQL touches them, so create them first
+  // (SqliteSaver's setup is synchronous, PostgresSaver's is not: awaited before the migrations).
+  const saverReady = Promise.resolve((deps.checkpointer as unknown as { setup?: () => unknown }).setup?.());
+  if (!deps.store && !deps.db) throw new Error("createApi needs the SQLite connection (db) or a store");
+  const q = deps.store ? queriesFor(deps.store) : createQueries(deps.db!);
   const registry = new Registry(q);
   const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
   const guard = deps.guard ?? guardConfigFromEnv({});
   const mode = deps.authMode ?? "local";
-  const keys = sqliteApiKeyStore(deps.db);
-  const accounts = mode === "accounts" && deps.accounts ? openAccounts(deps.accounts, deps.db, guard, q) : null;
+  // Migrations first (a failure there fails every request, loudly); then restart repair.
+  const migrated = saverReady.then(() => migrate(q.store));
+  const keys = afterReady(migrated, apiKeyStore(q.store));
+  const accounts = mode === "accounts" && deps.accounts ? openAccounts(deps.accounts, q, guard, migrated) : null;
   const session = accounts ? (headers: Headers) => accounts.sessionUser(headers) : undefined;
   const auth: ApiAuth = { mode, keys, accounts, guard, rules: new AuthRunner(buildAuth((req) => identify(req, mode, () => keys, session))) };
-  const repaired = repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err));
+  const repaired = migrated.then(() => repairAfterRestart(q, registry, runs).catch((err) => console.error("[api] restart repair failed", err)));
   const ready = accounts ? Promise.all([repaired, accounts.ready]).then(() => undefined) : repaired;
   const driftCheck = ready.then(() => resyncDriftedTitles(q, runs)).catch((err) => (console.error("[api] drift check failed", err), 0));
   const api: Api = {
@@ -114,18 +129,18 @@ export function createApi(deps: ApiDeps): Api {
 }
 
 /** better-auth over the threads' database; the first account adopts local-mode threads. */
-function openAccounts(cfg: AccountsDeps, db: Database.Database, guard: GuardConfig, q: Queries): Accounts {
-  const adopt = () => {
-    const out = q.adoptUnownedThreads();
+function openAccounts(cfg: AccountsDeps, q: Queries, guard: GuardConfig, migrated: Promise<unknown>): Accounts {
+  const adopt = async () => {
+    const out = await q.adoptUnownedThreads();
     if (out?.adopted) console.log(`[auth] ${out.adopted} conversation(s) from local mode now belong to the first account`);
   };
   const accounts = createAccounts({
-    database: cfg.database ?? sqliteAccountsDatabase(db),
+    database: cfg.database ?? accountsDatabaseFor(q.store),
     secret: cfg.secret,
     baseURL: cfg.baseURL,
     allowedHosts: guard.allowedHosts,
     onUserCreated: adopt,
   });
   // A crash between a first sign-up and its hook, or threads made in local mode since: adopt at start.
-  return { ...accounts, ready: accounts.ready.then(adopt) };
+  return { ...accounts, ready: Promise.all([migrated, accounts.ready]).then(adopt) };
 }

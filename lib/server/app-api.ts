@@ -1,5 +1,6 @@
 import { dataDir, getAppAgent } from "@/lib/agent";
 import { createApi, type Api } from "./api";
+import { postgresStore } from "./store/db";
 import { runLimitsFromEnv } from "./runs/run-limits";
 import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
@@ -19,6 +20,7 @@ export function getApi(): Promise<Api> {
     const authMode = authModeFromEnv();
     return createApi({
       db: app.db,
+      store: app.databaseUrl ? postgresStore(app.databaseUrl) : undefined,
       checkpointer: app.checkpointer,
       graph: app.agent.graph as unknown as AgentGraph,
       titleConfig: app.titleConfig,

@@ -6,7 +6,12 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { ThreadlinePostgresSaver } from "@/lib/agent/postgres-saver";
+import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
+import { postgresStore, type Store } from "./store/db";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Client } from "@langchain/langgraph-sdk";
 import { createThreadlineAgent, type ModelTitler } from "@/lib/agent";
@@ -71,8 +76,11 @@ export interface Harness {
   api: Api;
   client: Client;
   model: ScriptedModel;
-  saver: SqliteSaver;
+  saver: BaseCheckpointSaver;
+  /** The SQLite connection (SQLite runs only; Postgres runs have none). */
   db: Database.Database;
+  /** "postgres" when TEST_DATABASE_URL is set: the same suite against a database of its own. */
+  dialect: "sqlite" | "postgres";
   dir: string;
   dbPath: string;
   /** An SDK client that sends this API key (accounts mode). */
@@ -103,19 +111,51 @@ export interface HarnessOptions {
 /** The secret test servers sign their session cookies with. */
 export const TEST_AUTH_SECRET = "threadline-test-secret-0123456789abcdef";
 
-/** A real agent graph on a real SqliteSaver over a temp FILE, behind our handler, driven by the SDK. */
+/**
+ * TEST_DATABASE_URL (postgres://…/postgres on a throwaway server, .ci/run starts one): every
+ * harness gets a database of its own, named after its data dir, so a restart test (same `dir`)
+ * reopens the same database and parallel suites never see each other.
+ */
+const TEST_PG = process.env.TEST_DATABASE_URL?.trim() || null;
+
+function psql(sqlText: string) {
+  const r = spawnSync("psql", [TEST_PG!, "-v", "ON_ERROR_STOP=1", "-qAtc", sqlText], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+function testDatabase(dir: string): string {
+  const name = `tl_test_${createHash("sha256").update(dir).digest("hex").slice(0, 16)}`;
+  if (!psql(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)) psql(`CREATE DATABASE ${name}`);
+  const url = new URL(TEST_PG!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A real agent graph on a real checkpointer (SqliteSaver over a temp FILE, or PostgresSaver), behind our handler, driven by the SDK. */
 export function createHarness(opts: HarnessOptions = {}): Harness {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "threadline-api-"));
   const dbPath = path.join(dir, "threadline.sqlite");
-  const db = new Database(dbPath);
-  db.pragma("journal_mode = WAL");
-  const saver = new SqliteSaver(db);
+  let db: Database.Database | undefined;
+  let store: Store | undefined;
+  let saver: BaseCheckpointSaver;
+  const pgUrl = TEST_PG ? testDatabase(dir) : null;
+  let closed = false;
+  if (pgUrl) {
+    saver = ThreadlinePostgresSaver.fromUrl(pgUrl);
+    store = postgresStore(pgUrl);
+  } else {
+    db = new Database(dbPath);
+    db.pragma("journal_mode = WAL");
+    saver = new GatedSqliteSaver(db);
+  }
   const model = opts.model ?? new ScriptedModel();
   const titleConfig = opts.titleConfig ?? DEFAULT_TITLE_CONFIG;
   const titler = opts.titler ?? null;
   const agent = createThreadlineAgent({ checkpointer: saver, chatModel: opts.chatModel ?? model, titleConfig, titler, tools: opts.tools });
   const api = createApi({
     db,
+    store,
     checkpointer: saver,
     graph: agent.graph as unknown as AgentGraph,
     titleConfig,
@@ -132,7 +172,8 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     client,
     model,
     saver,
-    db,
+    db: db as Database.Database,
+    dialect: pgUrl ? "postgres" : "sqlite",
     dir,
     dbPath,
     clientWithKey: (apiKey) => new Client({ apiUrl: API_URL, apiKey, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } }),
@@ -142,7 +183,13 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
       await api.driftCheck;
       await api.runs.drainAll();
       api.runs.close();
-      db.close();
+      db?.close();
+      if (pgUrl && !closed) {
+        closed = true;
+        await store!.close();
+        await (saver as ThreadlinePostgresSaver).end();
+        if (!opts.dir) psql(`DROP DATABASE IF EXISTS ${new URL(pgUrl).pathname.slice(1)} WITH (FORCE)`);
+      }
       if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -59,17 +59,17 @@ export async function serveKeySettings(api: Api, req: Request, keyId: string | n
     const user = await accounts.sessionUser(req.headers);
     if (!user) throw new ApiError(401, "Sign in to manage API keys");
     const keys = api.auth.keys;
-    if (keyId == null && req.method === "GET") return jsonResponse({ keys: keys.list(user.id) });
+    if (keyId == null && req.method === "GET") return jsonResponse({ keys: await keys.list(user.id) });
     if (keyId == null && req.method === "POST") {
       const parsed = createKeyBody.safeParse(await readJsonBody(req, DEFAULT_BODY_LIMIT));
       if (!parsed.success) throw new ApiError(422, zodMessage(parsed.error));
-      const made = keys.create(user.id, parsed.data.name);
-      const listed = keys.list(user.id).find((k) => k.id === made.id);
+      const made = await keys.create(user.id, parsed.data.name);
+      const listed = (await keys.list(user.id)).find((k) => k.id === made.id);
       // The key itself is in this answer only; the server keeps its hash.
       return jsonResponse({ ...listed, key: made.key }, 201);
     }
     if (keyId != null && req.method === "DELETE") {
-      if (!keys.revoke(user.id, keyId)) throw new ApiError(404, "API key not found");
+      if (!(await keys.revoke(user.id, keyId))) throw new ApiError(404, "API key not found");
       return new Response(null, { status: 204 });
     }
     throw new ApiError(405, "Method not allowed");

@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
-import { SqliteDialect } from "kysely";
+import { SqliteDialect, type Kysely } from "kysely";
+import type { Store } from "../store/db";
 
 /**
  * `THREADLINE_AUTH=accounts`: email + password accounts with better-auth, mounted at its default
@@ -19,6 +20,15 @@ export type AccountsDatabase = NonNullable<BetterAuthOptions["database"]>;
  */
 export function sqliteAccountsDatabase(db: Database.Database): AccountsDatabase {
   return { dialect: new SqliteDialect({ database: db }), type: "sqlite" };
+}
+
+/**
+ * better-auth beside the registry: the SQLite file's own connection (above), or on Postgres the
+ * registry's Kysely instance (a pool: better-auth's transactions take their own connection there).
+ */
+export function accountsDatabaseFor(store: Store): AccountsDatabase {
+  if (store.dialect === "sqlite") return sqliteAccountsDatabase(store.sqlite!);
+  return { db: store.kysely as unknown as Kysely<unknown>, type: "postgres" } as AccountsDatabase;
 }
 
 /** Sign-in attempts allowed per client IP in a window (better-auth's limiter, in memory). */

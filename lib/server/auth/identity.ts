@@ -60,7 +60,7 @@ export async function identify(req: Request, mode: AuthMode, keys: () => ApiKeyS
   if (forwarded) return forwarded;
   if (sendsApiKey(req)) {
     const key = apiKeyOf(req);
-    const found = key ? keys().verify(key) : null;
+    const found = key ? await keys().verify(key) : null;
     if (!found) throw new HTTPException(401, { message: key ? "Unknown or revoked API key" : "Malformed API key: send x-api-key: <key> or Authorization: Bearer <key>" });
     return { identity: found.userId, permissions: [] };
   }

@@ -17,8 +17,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-lgdev-auth-"));
 beforeAll(async () => {
   const db = new Database(path.join(dir, "threadline.sqlite"));
   const keys = sqliteApiKeyStore(db);
-  const keyA = keys.create("user-a", "tests").key;
-  const keyB = keys.create("user-b", "tests").key;
+  const keyA = (await keys.create("user-a", "tests")).key;
+  const keyB = (await keys.create("user-b", "tests")).key;
   db.close();
   server = await startLanggraphDev({ THREADLINE_AUTH: "accounts", DATA_DIR: dir });
   const apiUrl = server.apiUrl;

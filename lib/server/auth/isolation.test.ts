@@ -5,10 +5,10 @@ import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type Is
 let h: Harness;
 let t: IsolationTarget;
 
-beforeEach(() => {
+beforeEach(async () => {
   h = createHarness({ authMode: "accounts" });
-  const keyA = h.api.auth.keys.create("user-a", "tests").key;
-  const keyB = h.api.auth.keys.create("user-b", "tests").key;
+  const keyA = (await h.api.auth.keys.create("user-a", "tests")).key;
+  const keyB = (await h.api.auth.keys.create("user-b", "tests")).key;
   t = {
     a: h.clientWithKey(keyA),
     b: h.clientWithKey(keyB),
@@ -66,17 +66,17 @@ describe("accounts mode: per-user isolation on the embedded API", () => {
     }
     const bearer = await t.raw("/threads/search", null, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.keyB}` }, body: "{}" });
     expect(bearer.status).toBe(200);
-    const [key] = h.api.auth.keys.list("user-b");
-    expect(h.api.auth.keys.revoke("user-b", key.id)).toBe(true);
+    const [key] = await h.api.auth.keys.list("user-b");
+    expect(await h.api.auth.keys.revoke("user-b", key.id)).toBe(true);
     expect((await t.raw("/threads/search", t.keyB, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } })).status).toBe(401);
     expect((await t.raw("/info", null)).status).toBe(200);
   });
 
-  it("keys are stored hashed: the database never holds a key itself", () => {
-    const { key } = h.api.auth.keys.create("user-c", "laptop");
+  it("keys are stored hashed: the database never holds a key itself", async () => {
+    const { key } = await h.api.auth.keys.create("user-c", "laptop");
     const rows = h.db.prepare("SELECT * FROM tl_api_keys").all();
     expect(JSON.stringify(rows)).not.toContain(key);
-    expect(h.api.auth.keys.verify(key)).toMatchObject({ userId: "user-c" });
+    expect(await h.api.auth.keys.verify(key)).toMatchObject({ userId: "user-c" });
   });
 });
 
@@ -84,6 +84,7 @@ describe("local mode: one implicit user, nothing changes", () => {
   it("needs no key, stamps no owner, and sees threads made before accounts existed", async () => {
     const local = createHarness();
     try {
+      await local.api.ready; // the schema is migrated before anything is written behind the API's back
       local.db.prepare("INSERT INTO tl_threads (thread_id, created_at, updated_at, metadata) VALUES ('old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '{}')").run();
       const made = await local.client.threads.create({ metadata: { topic: "x" } });
       expect(made.metadata).toEqual({ topic: "x" });

@@ -51,11 +51,11 @@ describe("API-key settings", () => {
 
   it("needs a session: no cookie, or only an API key → 401; another user's key id → 404", async () => {
     expect((await keysRequest("GET", null, {})).status).toBe(401);
-    const { key, id } = h.api.auth.keys.create(a.id, "cli");
+    const { key, id } = await h.api.auth.keys.create(a.id, "cli");
     expect((await keysRequest("POST", null, { "x-api-key": key }, { name: "minted" })).status).toBe(401);
     const b = await signUp(h.api, "ben@example.com");
     expect((await keysRequest("DELETE", id, { cookie: b.cookie })).status).toBe(404);
-    expect(h.api.auth.keys.verify(key)).toMatchObject({ userId: a.id });
+    expect(await h.api.auth.keys.verify(key)).toMatchObject({ userId: a.id });
   });
 
   it("same-origin JSON writes only: no Origin or another → 403, text/plain → 415, a bad name → 422", async () => {
@@ -72,6 +72,6 @@ describe("API-key settings", () => {
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({ detail: expect.any(String) });
     }
-    expect(h.api.auth.keys.list(a.id)).toEqual([]);
+    expect(await h.api.auth.keys.list(a.id)).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ describe("local → accounts", () => {
       await expect(asB.threads.get(ids[0])).rejects.toMatchObject({ status: 404 });
       // Threads B makes stay B's: adoption only ever takes threads without an owner.
       const own = await asB.threads.create();
-      expect(h.api.q.adoptUnownedThreads()).toEqual({ owner: a.id, adopted: 0 });
+      expect(await h.api.q.adoptUnownedThreads()).toEqual({ owner: a.id, adopted: 0 });
       expect((await asB.threads.get(own.thread_id)).metadata).toEqual({ owner: b.id });
     } finally {
       await h.close();
@@ -89,7 +89,7 @@ describe("local → accounts", () => {
     const h = createHarness({ dir, authMode: "accounts" });
     try {
       await h.api.ready;
-      expect(h.api.q.adoptUnownedThreads()).toBeNull();
+      expect(await h.api.q.adoptUnownedThreads()).toBeNull();
       const [row] = h.db.prepare<[], { metadata: string }>("SELECT metadata FROM tl_threads").all();
       expect(JSON.parse(row.metadata)).toEqual({ topic: "kept", graph_id: "agent", assistant_id: "agent" });
     } finally {

@@ -79,7 +79,7 @@ describe("no identity, cross-site bodies and origins with a real session cookie"
     const signIn = await authRequest(h.api, "/sign-in/email", {}, { cookie: a.cookie, "Content-Type": "text/plain" });
     expect(signIn.status).toBe(415);
     expect(await t.a.threads.search({ limit: 10 })).toEqual([]);
-    expect(h.api.auth.keys.list(a.id)).toEqual([]);
+    expect(await h.api.auth.keys.list(a.id)).toEqual([]);
   });
 
   it("a cross-origin POST with a session cookie → 403 on the API, /api/auth and the key settings", async () => {

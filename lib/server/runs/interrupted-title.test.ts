@@ -157,10 +157,10 @@ describe("restart repair of runs a crash killed", () => {
     h = createHarness({ titleConfig: NOT_INSTANT });
     const stored = await h.client.threads.create();
     await h.api.graph.updateState(threadConfig(stored.thread_id), human("Stored before the crash"), "__start__");
-    crashRun(h, stored.thread_id, "Stored before the crash");
+    await crashRun(h, stored.thread_id, "Stored before the crash");
     const unsaved = await h.client.threads.create();
-    crashRun(h, unsaved.thread_id, "Only in the run row");
-    for (const id of [stored.thread_id, unsaved.thread_id]) h.api.q.setStatus(id, "busy");
+    await crashRun(h, unsaved.thread_id, "Only in the run row");
+    for (const id of [stored.thread_id, unsaved.thread_id]) await h.api.q.setStatus(id, "busy");
     const dir = h.dir;
     h.db.close();
 
@@ -188,7 +188,7 @@ describe("restart repair of runs a crash killed", () => {
     });
     vi.spyOn(console, "error").mockImplementation(() => {});
     await expect(h.client.threads.updateState(t.thread_id, { values: { title: "Renamed" } })).rejects.toThrow();
-    expect(h.api.q.getThread(t.thread_id)?.title).toBe("Original");
+    expect((await h.api.q.getThread(t.thread_id))?.title).toBe("Original");
     const dir = h.dir;
     h.db.close();
     vi.restoreAllMocks();
@@ -196,7 +196,7 @@ describe("restart repair of runs a crash killed", () => {
     h = createHarness({ dir });
     await h.api.ready;
     expect(await listedTitle(t.thread_id)).toBe("Renamed");
-    expect(h.api.q.getThread(t.thread_id)).toMatchObject({ sync_pending: 0, pin_pending: 0, status: "idle" });
+    expect(await h.api.q.getThread(t.thread_id)).toMatchObject({ sync_pending: 0, pin_pending: 0, status: "idle" });
     await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -211,7 +211,7 @@ describe("restart repair of runs a crash killed", () => {
     vi.spyOn(h.api.graph, "updateState").mockRejectedValue(new Error("disk full"));
     await h.client.runs.join(t.thread_id, run.run_id);
     expect(errors.mock.calls.some((c) => String(c[0]).includes(t.thread_id) && String(c[0]).includes("next start"))).toBe(true);
-    expect(h.api.q.getThread(t.thread_id)).toMatchObject({ pin_pending: 1, status: "idle" });
+    expect(await h.api.q.getThread(t.thread_id)).toMatchObject({ pin_pending: 1, status: "idle" });
     vi.restoreAllMocks();
     const dir = h.dir;
     h.api.runs.close();
@@ -222,7 +222,7 @@ describe("restart repair of runs a crash killed", () => {
     await h.api.ready;
     expect(warnings.mock.calls.some((c) => String(c[0]).includes(t.thread_id))).toBe(true);
     expect(await state(t.thread_id)).toMatchObject({ title: "Owed pin", title_source: { kind: "user" } });
-    expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+    expect((await h.api.q.getThread(t.thread_id))?.pin_pending).toBe(0);
     await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

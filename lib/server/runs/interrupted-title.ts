@@ -57,7 +57,7 @@ export async function titleInterruptedThread(d: InterruptedTitleDeps, threadId: 
     const current = titleFactOf(snap.values);
     const userText = firstUserText(stored) ?? firstUserText(unsaved);
     let proposal = d.titleConfig.enabled && !current.title?.trim() && userText != null ? { title: fallbackTitle(userText, d.titleConfig), source: FALLBACK } : null;
-    if (proposal && !decideTitle(d.registry.readPin(threadId) ?? current, proposal).accept) proposal = null;
+    if (proposal && !decideTitle((await d.registry.readPin(threadId)) ?? current, proposal).accept) proposal = null;
     if (!proposal && !unsaved.length) return false;
     const again = await d.graph.getState(config);
     if (checkpointIdOf(again) !== checkpointIdOf(snap)) continue;

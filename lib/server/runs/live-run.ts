@@ -24,6 +24,8 @@ export class LiveRun {
   readonly abort = new AbortController();
   status: RunStatus = "pending";
   cancelAction: CancelAction | null = null;
+  /** Its row and the thread's busy status are committed; until then it holds its place in the lane but does not start. */
+  stored = false;
   timedOut = false;
   error: { error: string; message: string } | null = null;
   /** Latest checkpoint when the run started; rollback drops everything after it. */

@@ -20,36 +20,36 @@ const parseInput = (kwargs: string): unknown => {
  */
 export async function repairAfterRestart(q: Queries, registry: Registry, runs: RunManager): Promise<void> {
   const crashed = new Map<string, unknown>();
-  for (const run of q.unfinishedRuns()) {
-    q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
+  for (const run of await q.unfinishedRuns()) {
+    await q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
     // The oldest unfinished run is the one that may have carried the thread's first message.
     if (!crashed.has(run.thread_id)) crashed.set(run.thread_id, parseInput(run.kwargs));
   }
   for (const [threadId, input] of crashed) {
-    if (!registry.find(threadId)) continue;
+    if (!(await registry.find(threadId))) continue;
     try {
       await runs.titleInterrupted(threadId, input);
     } catch (err) {
       console.error("[repair] could not title interrupted thread", threadId, err);
     }
   }
-  const ids = new Set([...crashed.keys(), ...q.threadsNeedingRepair().map((r) => r.thread_id)]);
+  const ids = new Set([...crashed.keys(), ...(await q.threadsNeedingRepair()).map((r) => r.thread_id)]);
   for (const threadId of ids) {
-    const row = registry.find(threadId);
+    const row = await registry.find(threadId);
     if (!row) continue;
     if (row.pin_pending) console.warn(`[repair] thread ${threadId}: writing the rename its checkpoint was owed`);
-    await runs.settle(threadId, () => {
-      const now = registry.find(threadId);
+    await runs.settle(threadId, async () => {
+      const now = await registry.find(threadId);
       if (!now) return;
-      if (crashed.has(threadId)) registry.setStatus(threadId, "error", true);
+      if (crashed.has(threadId)) await registry.setStatus(threadId, "error", true);
       else if (now.status === "busy") {
         // The run row's end and the thread's status are written apart (settle reads the graph in
         // between); a crash there leaves the thread busy after a run that failed: it ends `error`.
-        const [last] = q.listRuns(threadId, null, 1, 0);
+        const [last] = await q.listRuns(threadId, null, 1, 0);
         const failed = last?.status === "error" || last?.status === "timeout";
-        registry.setStatus(threadId, failed ? "error" : registry.hasInterrupts(now) ? "interrupted" : "idle", true);
+        await registry.setStatus(threadId, failed ? "error" : registry.hasInterrupts(now) ? "interrupted" : "idle", true);
       }
-      registry.clearSyncPending(threadId);
+      await registry.clearSyncPending(threadId);
     });
   }
 }
@@ -60,7 +60,7 @@ export async function repairAfterRestart(q: Queries, registry: Registry, runs: R
  */
 export async function resyncDriftedTitles(q: Queries, runs: RunManager): Promise<number> {
   let fixed = 0;
-  for (const threadId of q.idleThreadIds()) {
+  for (const threadId of await q.idleThreadIds()) {
     try {
       if (await runs.resyncIfDrifted(threadId)) {
         fixed++;

@@ -58,7 +58,7 @@ export async function executeRun(graph: AgentGraph, registry: Registry, run: Liv
     if (mode === "messages") run.streamed.observe(payload);
     if (!isRootValues && !requested.has(clientMode)) continue;
     const data = toJson(payload);
-    if (isRootValues) registry.projectValues(threadId, payload, data);
+    if (isRootValues) await registry.projectValues(threadId, payload, data);
     if (!requested.has(clientMode)) continue;
     run.emit(ns.length ? `${mode}|${ns.join("|")}` : mode, data);
   }

@@ -86,7 +86,7 @@ describe("bounded time and concurrency", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     vi.spyOn(registry, "setStatus").mockImplementation((id, status, touch) => {
       if (status !== "busy") throw new Error("disk I/O error");
-      real(id, status, touch);
+      return real(id, status, touch);
     });
     vi.spyOn(h.api.q, "setRunStatus").mockImplementation(() => {
       throw new Error("disk I/O error");

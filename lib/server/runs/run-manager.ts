@@ -7,7 +7,7 @@ import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph"
 import { watchCheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
-import type { Queries, RunStatus } from "../store/queries";
+import type { Queries, RunStatus, ThreadRow } from "../store/queries";
 import type { Registry } from "../store/registry";
 import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
@@ -81,17 +81,19 @@ export class RunManager {
   async create(threadId: string, body: RunCreate): Promise<LiveRun> {
     const { registry, checkpointer } = this.d;
     if (body.assistant_id !== "agent") throw notFound(`Assistant ${body.assistant_id}`);
-    if (!registry.find(threadId)) {
+    if (!(await registry.find(threadId))) {
       if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
-      registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
+      await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
     }
     const checkpoint = checkpointOf(body);
     if (checkpoint?.checkpoint_id && !(await checkpointer.getTuple(threadConfig(threadId, checkpoint)))) {
       throw notFound(`Checkpoint ${checkpoint.checkpoint_id} of thread ${threadId}`);
     }
-    // From here on no await until the run is queued: the busy check and the enqueue are atomic.
+    const exists = await registry.find(threadId);
+    // From here on no await until the run holds its place in the lane: the busy check and the
+    // reservation are atomic. The run starts only once its row is stored (`stored`).
     const lane = this.lane(threadId);
-    if (lane.deleting || !registry.find(threadId)) throw notFound(`Thread ${threadId}`);
+    if (lane.deleting || !exists) throw notFound(`Thread ${threadId}`);
     const strategy = body.multitask_strategy ?? "reject";
     const busy = [lane.active, ...lane.pending].filter((r): r is LiveRun => r != null && !r.cancelAction);
     if (busy.length && strategy === "reject") {
@@ -102,9 +104,12 @@ export class RunManager {
     const modes = ([] as StreamMode[]).concat(body.stream_mode ?? "values");
     const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)], this.limits.maxReplayEvents);
     const at = nowIso();
+    this.runs.set(run.runId, run);
+    lane.pending.push(run);
     // The run row and the thread's busy status land together or not at all.
-    this.d.q.transaction(() => {
-      this.d.q.insertRun({
+    try {
+      await this.d.q.transaction(async () => {
+        await this.d.q.insertRun({
         run_id: run.runId,
         thread_id: threadId,
         assistant_id: body.assistant_id,
@@ -113,13 +118,26 @@ export class RunManager {
         metadata: JSON.stringify(body.metadata ?? {}),
         kwargs: JSON.stringify({ input: body.input ?? null, command: body.command ?? null, config: body.config ?? {}, context: body.context ?? {}, stream_mode: run.modes, checkpoint: checkpoint ?? null }),
         multitask_strategy: strategy,
+        });
+        await registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
+        await registry.setStatus(threadId, "busy", true);
       });
-      registry.ensureMetadata(threadId, { graph_id: "agent", assistant_id: "agent" });
-      registry.setStatus(threadId, "busy", true);
-    });
+    } catch (err) {
+      this.runs.delete(run.runId);
+      lane.pending.splice(lane.pending.indexOf(run), 1);
+      run.finish();
+      this.pump(lane);
+      this.dropIfIdle(threadId, lane);
+      throw err;
+    }
+    run.stored = true;
     run.emit("metadata", { run_id: run.runId, thread_id: threadId, attempt: 1 });
-    this.runs.set(run.runId, run);
-    lane.pending.push(run);
+    // Cancelled while its row was being stored (a delete, or a run with "interrupt"): ends now.
+    if (run.cancelAction) {
+      const action = run.cancelAction;
+      run.cancelAction = null;
+      this.requestCancel(run, action);
+    }
     this.pump(lane);
     return run;
   }
@@ -128,13 +146,14 @@ export class RunManager {
   requestCancel(run: LiveRun, action: CancelAction) {
     if (run.finished || run.cancelAction) return;
     run.cancelAction = action;
+    if (!run.stored) return; // create() ends it once its row is stored
     const lane = this.lane(run.threadId);
     const i = lane.pending.indexOf(run);
     if (i >= 0) {
       lane.pending.splice(i, 1);
       run.status = "interrupted";
-      this.persistRunEnd(run);
-      if (!lane.active && !lane.pending.length) this.d.registry.setStatus(run.threadId, "idle", true);
+      const idle = !lane.active && !lane.pending.length;
+      void this.persistRunEnd(run).then(() => (idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined)).catch((err) => console.error("[runs] could not store a cancelled run's end", err));
       run.finish();
       this.dropIfIdle(run.threadId, lane);
       return;
@@ -145,7 +164,7 @@ export class RunManager {
   async cancel(threadId: string, runId: string, action: CancelAction, wait: boolean) {
     const live = this.runs.get(runId);
     if (!live || live.threadId !== threadId) {
-      if (!this.d.q.getRun(threadId, runId)) throw notFound(`Run ${runId}`);
+      if (!(await this.d.q.getRun(threadId, runId))) throw notFound(`Run ${runId}`);
       return; // already over (or from before a restart): cancelling is a no-op
     }
     this.requestCancel(live, action);
@@ -154,20 +173,21 @@ export class RunManager {
 
   /**
    * Runs `fn` while holding the thread, unless a run is active or queued: then `onBusy` is
-   * called synchronously, in the same tick as the check, so a run cannot end in between.
+   * called in the same tick as the check, and the run's settle waits for what it writes (a
+   * pending pin) before it lets the thread go, so such a write is never left unsettled.
    */
-  async exclusive<T>(threadId: string, fn: () => Promise<T>, onBusy: () => T): Promise<T> {
+  async exclusive<T>(threadId: string, fn: () => Promise<T>, onBusy: () => T | Promise<T>): Promise<T> {
     // Re-read the lane after every wait: an idle lane may have been pruned and replaced meanwhile.
     let lane = this.lane(threadId);
     while (lane.exclusive) {
       await lane.exclusive.catch(() => undefined);
       lane = this.lane(threadId);
     }
-    if (lane.active || lane.pending.length) return onBusy();
+    if (lane.active || lane.pending.length) return this.trackBusyWrite(threadId, onBusy);
     // The write goes checkpoint first, registry second: the mark lets restart repair re-sync
     // the registry if the process dies in between.
     const p = (async () => {
-      this.d.registry.markSyncPending(threadId);
+      await this.d.registry.markSyncPending(threadId);
       let failed = false;
       try {
         return await fn();
@@ -191,8 +211,8 @@ export class RunManager {
   /** After an idle-thread write: clear the mark; if the write failed half-way, mirror the checkpoint first. */
   private async resync(threadId: string, failed: boolean) {
     try {
-      if (failed) this.d.registry.mirrorState(threadId, await this.d.graph.getState(threadConfig(threadId)));
-      this.d.registry.clearSyncPending(threadId);
+      if (failed) await this.d.registry.mirrorState(threadId, await this.d.graph.getState(threadConfig(threadId)));
+      await this.d.registry.clearSyncPending(threadId);
     } catch (err) {
       console.error("[runs] registry may lag the checkpoint; restart repair will re-sync thread", threadId, err);
     }
@@ -216,8 +236,31 @@ export class RunManager {
     await Promise.all(open.map((r) => r.done));
   }
 
+  /** Writes made by `onBusy` callers, per thread: settle waits for them before releasing the lane. */
+  private readonly busyWrites = new Map<string, Set<Promise<unknown>>>();
+
+  private trackBusyWrite<T>(threadId: string, onBusy: () => T | Promise<T>): Promise<T> {
+    const p = (async () => onBusy())();
+    let set = this.busyWrites.get(threadId);
+    if (!set) this.busyWrites.set(threadId, (set = new Set()));
+    const own = set;
+    own.add(p);
+    const done = () => {
+      own.delete(p);
+      if (!own.size && this.busyWrites.get(threadId) === own) this.busyWrites.delete(threadId);
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  private async busyWritesSettled(threadId: string) {
+    for (let set = this.busyWrites.get(threadId); set?.size; set = this.busyWrites.get(threadId)) {
+      await Promise.allSettled([...set]);
+    }
+  }
+
   private pump(lane: Lane) {
-    if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length) return;
+    if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length || !lane.pending[0].stored) return;
     const run = lane.pending.shift()!;
     lane.active = run;
     void this.runActive(lane, run);
@@ -231,7 +274,7 @@ export class RunManager {
       await this.slots.acquire(run.abort.signal);
       slot = true;
       run.status = "running";
-      q.setRunStatus(run.runId, "running", null, nowIso());
+      await q.setRunStatus(run.runId, "running", null, nowIso());
       timer = setTimeout(() => {
         run.timedOut = true;
         run.abort.abort(new Error(`Run exceeded RUN_TIMEOUT_S (${this.limits.runTimeoutMs / 1000} s)`));
@@ -260,18 +303,18 @@ export class RunManager {
       if (run.status !== "success") await this.writesQuiet(run.threadId);
       // Stop keeps what was written (rollback erases it; a thread being deleted needs nothing).
       if (run.cancelAction === "interrupt" && !lane.deleting) await keepPartialAnswer(graph, run.threadId, run.streamed);
-      if (run.cancelAction === "rollback") this.rollback(run);
-      else this.persistRunEnd(run);
+      if (run.cancelAction === "rollback") await this.rollback(run);
+      else await this.persistRunEnd(run);
       await this.afterRunEnded(run);
     } catch (err) {
       console.error("[runs] run end bookkeeping failed", run.runId, err);
     }
     // Write any pin owed to the checkpoint, mirror the final state, and release the lane in the
     // same tick as the last pin check, so a rename arriving now goes down the idle path.
-    await this.settle(run.threadId, () => {
+    await this.settle(run.threadId, (row) => {
       lane.active = null;
-      const next = lane.pending.length ? "busy" : threadStatusAfter(run.status, registry.find(run.threadId)?.interrupts_json);
-      registry.setStatus(run.threadId, next, true);
+      const next = lane.pending.length ? "busy" : threadStatusAfter(run.status, row?.interrupts_json);
+      return registry.setStatus(run.threadId, next, true);
     });
     lane.active = null;
     run.finish();
@@ -304,22 +347,22 @@ export class RunManager {
   }
 
   /** A rollback erases the run: its checkpoints and its row go in one transaction. */
-  private rollback(run: LiveRun) {
+  private async rollback(run: LiveRun) {
     try {
-      this.d.q.transaction(() => {
-        this.d.q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
-        this.d.q.deleteRun(run.runId);
+      await this.d.q.transaction(async () => {
+        await this.d.q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
+        await this.d.q.deleteRun(run.runId);
       });
     } catch (err) {
       console.error("[runs] rollback failed; the run is kept as interrupted", run.runId, err);
-      this.persistRunEnd({ ...run, cancelAction: "interrupt" } as LiveRun);
+      await this.persistRunEnd({ runId: run.runId, status: run.status, error: run.error, cancelAction: "interrupt" });
     }
   }
 
-  private persistRunEnd(run: Pick<LiveRun, "runId" | "status" | "error" | "cancelAction">) {
+  private async persistRunEnd(run: Pick<LiveRun, "runId" | "status" | "error" | "cancelAction">) {
     try {
-      if (run.cancelAction === "rollback") this.d.q.deleteRun(run.runId);
-      else this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso());
+      if (run.cancelAction === "rollback") await this.d.q.deleteRun(run.runId);
+      else await this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso());
     } catch (err) {
       console.error("[runs] could not persist run end", err);
     }
@@ -328,47 +371,62 @@ export class RunManager {
   /**
    * Brings the checkpoint and the registry back in step after a run (or at restart): writes a
    * pending pin into the checkpoint, then mirrors the state. Loops if a rename landed meanwhile.
-   * `release` always runs, even when this gives up; a pin still owed stays flagged
+   * `release` always runs, even when this gives up, and on success in the same tick as the last
+   * pin check (so a rename arriving after it takes the idle path); a pin still owed stays flagged
    * (`pin_pending`) and the next start retries it.
    */
-  async settle(threadId: string, release: () => void) {
+  async settle(threadId: string, release: (row: ThreadRow | undefined) => unknown) {
     const { graph, registry } = this.d;
     let failure: unknown = null;
+    let row: ThreadRow | undefined;
+    let released = false;
+    const releaseOnce = async () => {
+      if (released) return;
+      released = true;
+      try {
+        await release(row);
+      } catch (err) {
+        console.error("[runs] could not release thread", threadId, err);
+      }
+    };
     for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
       try {
         let snap = await graph.getState(threadConfig(threadId));
-        const row = registry.find(threadId);
-        const pin = { title: row?.title ?? "", source: USER };
-        if (row?.pin_pending && decideTitle(titleFactOf(snap.values), pin).accept) {
+        const now = await registry.find(threadId);
+        const pin = { title: now?.title ?? "", source: USER };
+        if (now?.pin_pending && decideTitle(titleFactOf(snap.values), pin).accept) {
           await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
-          if (registry.find(threadId)?.title === pin.title) registry.clearPendingPin(threadId);
+          // Only that very title is settled: a newer rename keeps its flag.
+          await registry.clearPendingPinIf(threadId, pin.title);
           snap = await graph.getState(threadConfig(threadId));
-        } else if (row?.pin_pending) registry.clearPendingPin(threadId); // nothing valid to write
-        registry.mirrorState(threadId, snap);
-        failure = null;
+        } else if (now?.pin_pending) {
+          // Nothing valid to write.
+          await (now.title == null ? registry.clearPendingPin(threadId) : registry.clearPendingPinIf(threadId, now.title));
+        }
+        await registry.mirrorState(threadId, snap);
+        await this.busyWritesSettled(threadId);
+        row = await registry.find(threadId);
       } catch (err) {
         failure = err;
         break;
       }
-      if (!registry.find(threadId)?.pin_pending) break;
+      // No await between this check and the release: a rename now either is seen here or finds the lane idle.
+      if (!row?.pin_pending && !this.busyWrites.has(threadId)) return releaseOnce();
     }
     try {
       if (failure) {
         // The registry may now lag the checkpoint: the mark makes the next start re-sync it.
-        registry.markSyncPending(threadId);
+        await registry.markSyncPending(threadId);
         console.error(`[runs] thread ${threadId}: the list may lag the conversation's state; it is re-synced at the next start`, failure);
       }
-      if (registry.find(threadId)?.pin_pending) {
+      row = await registry.find(threadId);
+      if (row?.pin_pending) {
         console.error(`[runs] thread ${threadId}: the checkpoint still owes a rename (pin_pending); it is retried at the next start`);
       }
     } catch (err) {
       console.error("[runs] could not record that thread", threadId, "needs a re-sync", err);
     } finally {
-      try {
-        release();
-      } catch (err) {
-        console.error("[runs] could not release thread", threadId, err);
-      }
+      await releaseOnce();
     }
   }
 
@@ -379,14 +437,14 @@ export class RunManager {
    */
   async resyncIfDrifted(threadId: string): Promise<boolean> {
     const { graph, registry } = this.d;
-    const row = registry.find(threadId);
+    const row = await registry.find(threadId);
     if (!row || row.pin_pending) return false;
     const snap = await graph.getState(threadConfig(threadId));
     if (sameTitleFact(registry.titleOf(row), titleFactOf(snap.values))) return false;
     return this.exclusive(
       threadId,
       async () => {
-        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        await registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
         return true;
       },
       () => false,

@@ -1,9 +1,15 @@
 import type Database from "better-sqlite3";
-import { ensureRegistrySchema } from "./schema";
+import { sql } from "kysely";
+import { sqliteStore, type Store } from "./db";
 import { buildThreadFilter, buildOrder, extractColumns, type ThreadQuery } from "./search-sql";
-import { titleTerms } from "./search-terms";
+import { searchTerms } from "./search-terms";
 
-/** All SQL the API runs lives here (search's WHERE/ORDER builder sits beside it in search-sql.ts). */
+/**
+ * All SQL the API runs lives here, written once with Kysely for both dialects (search's
+ * WHERE/ORDER builder sits beside it in search-sql.ts). Every method is async; multi-statement
+ * writes are one transaction (see db.ts for how a transaction is joined, and
+ * lib/agent/sqlite-gate.ts for why the checkpointer never writes inside one of ours).
+ */
 
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
 export type RunStatus = "pending" | "running" | "success" | "error" | "timeout" | "interrupted";
@@ -56,180 +62,246 @@ export interface TitleRequestRow {
 /** Activity older than this keeps only each thread's latest entry (as-of paging window). */
 const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export type Queries = ReturnType<typeof createQueries>;
+const THREAD_LIST_COLUMNS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "status", "interrupts_json", "title", "title_source", "pin_pending"] as const;
 
+export type Queries = ReturnType<typeof queriesFor>;
+
+/** The registry over the checkpointer's SQLite connection (migrate() must have run before use). */
 export function createQueries(db: Database.Database) {
-  ensureRegistrySchema(db);
-  const q = {
-    getThread: db.prepare<[string], ThreadRow>("SELECT * FROM tl_threads WHERE thread_id = ?"),
-    insertThread: db.prepare(
-      `INSERT INTO tl_threads (thread_id, created_at, updated_at, activity_at, metadata, status, values_json, title, title_source, pin_pending)
-       VALUES (@thread_id, @at, @at, @at, @metadata, 'idle', @values_json, @title, @title_source, @pin_pending)`,
-    ),
-    setSyncPending: db.prepare("UPDATE tl_threads SET sync_pending = ? WHERE thread_id = ?"),
-    setMetadata: db.prepare("UPDATE tl_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?"),
-    setStatus: db.prepare("UPDATE tl_threads SET status = ? WHERE thread_id = ?"),
-    setStatusActive: db.prepare("UPDATE tl_threads SET status = @status, updated_at = @at, activity_at = @at WHERE thread_id = @id"),
-    setValues: db.prepare("UPDATE tl_threads SET values_json = ?, interrupts_json = ? WHERE thread_id = ?"),
-    setTitle: db.prepare(
-      "UPDATE tl_threads SET title = ?, title_source = ?, pin_pending = ?, updated_at = ? WHERE thread_id = ?",
-    ),
-    clearPin: db.prepare("UPDATE tl_threads SET pin_pending = 0 WHERE thread_id = ?"),
-    deleteThread: db.prepare("DELETE FROM tl_threads WHERE thread_id = ?"),
-    addRevision: db.prepare(
-      "INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at, terms) VALUES (?, ?, ?, ?, ?)",
-    ),
-    copyRevisions: db.prepare(
-      `INSERT OR IGNORE INTO tl_title_revisions (thread_id, title, source, at, terms)
-       SELECT ?, title, source, at, terms FROM tl_title_revisions WHERE thread_id = ? ORDER BY id`,
-    ),
-    deleteRevisions: db.prepare("DELETE FROM tl_title_revisions WHERE thread_id = ?"),
-    addActivity: db.prepare("INSERT OR IGNORE INTO tl_thread_activity (thread_id, at) VALUES (?, ?)"),
-    deleteActivity: db.prepare("DELETE FROM tl_thread_activity WHERE thread_id = ?"),
-    pruneActivity: db.prepare(
-      `DELETE FROM tl_thread_activity WHERE at < @cutoff AND at < (
-         SELECT MAX(b.at) FROM tl_thread_activity b
-         WHERE b.thread_id = tl_thread_activity.thread_id AND b.at < @cutoff)`,
-    ),
-    idleThreadIds: db.prepare<[], { thread_id: string }>("SELECT thread_id FROM tl_threads WHERE status != 'busy' AND pin_pending = 0"),
-    busyThreads: db.prepare<[], ThreadRow>("SELECT * FROM tl_threads WHERE status = 'busy' OR pin_pending = 1 OR sync_pending = 1"),
-    insertRun: db.prepare(
-      `INSERT INTO tl_runs (run_id, thread_id, assistant_id, status, created_at, updated_at, metadata, kwargs, multitask_strategy)
-       VALUES (@run_id, @thread_id, @assistant_id, @status, @created_at, @created_at, @metadata, @kwargs, @multitask_strategy)`,
-    ),
-    setRunStatus: db.prepare("UPDATE tl_runs SET status = ?, error = ?, updated_at = ? WHERE run_id = ?"),
-    getRun: db.prepare<[string, string], RunRow>("SELECT * FROM tl_runs WHERE thread_id = ? AND run_id = ?"),
-    listRuns: db.prepare<[string, string | null, string | null, number, number], RunRow>(
-      `SELECT * FROM tl_runs WHERE thread_id = ? AND (? IS NULL OR status = ?)
-       ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?`,
-    ),
-    deleteRun: db.prepare("DELETE FROM tl_runs WHERE run_id = ?"),
-    deleteThreadRuns: db.prepare("DELETE FROM tl_runs WHERE thread_id = ?"),
-    unfinishedRuns: db.prepare<[], RunRow>("SELECT * FROM tl_runs WHERE status IN ('pending', 'running') ORDER BY created_at, run_id"),
-    deleteCheckpoints: db.prepare("DELETE FROM checkpoints WHERE thread_id = ?"),
-    deleteWrites: db.prepare("DELETE FROM writes WHERE thread_id = ?"),
-    // The checkpoint's metadata repeats the thread id (run metadata); the copy names its own.
-    copyCheckpoints: db.prepare(
-      `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
-       SELECT @to, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
-         CASE WHEN json_valid(CAST(metadata AS TEXT)) AND json_type(CAST(metadata AS TEXT), '$.thread_id') IS NOT NULL
-           THEN CAST(json_set(CAST(metadata AS TEXT), '$.thread_id', @to) AS BLOB) ELSE metadata END
-       FROM checkpoints WHERE thread_id = @from`,
-    ),
-    copyWrites: db.prepare(
-      `INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value)
-       SELECT @to, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value FROM writes WHERE thread_id = @from`,
-    ),
-    // A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows.
-    insertTitleRequest: db.prepare(
-      `INSERT INTO tl_title_requests (thread_id, at, model, purpose, system, user, max_tokens, outcome, title, reason, latency_ms)
-       SELECT @thread_id, @at, @model, @purpose, @system, @user, @max_tokens, @outcome, @title, @reason, @latency_ms
-       WHERE EXISTS (SELECT 1 FROM tl_threads WHERE thread_id = @thread_id)`,
-    ),
-    listTitleRequests: db.prepare<[string, number, number], TitleRequestRow>(
-      "SELECT * FROM tl_title_requests WHERE thread_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-    ),
-    deleteTitleRequests: db.prepare("DELETE FROM tl_title_requests WHERE thread_id = ?"),
-  };
+  return queriesFor(sqliteStore(db));
+}
+
+export function queriesFor(store: Store) {
+  const x = store.exec;
   let writes = 0;
 
   /** Logs an activity instant for as-of paging (renames, stars and other metadata are not activity). */
-  function logActivity(threadId: string, at: string) {
-    q.addActivity.run(threadId, at);
+  async function logActivity(threadId: string, at: string) {
+    await x().insertInto("tl_thread_activity").values({ thread_id: threadId, at }).onConflict((oc) => oc.doNothing()).execute();
     if (++writes % 500 === 0) {
-      q.pruneActivity.run({ cutoff: new Date(Date.parse(at) - ACTIVITY_RETENTION_MS).toISOString() });
+      const cutoff = new Date(Date.parse(at) - ACTIVITY_RETENTION_MS).toISOString();
+      await x()
+        .deleteFrom("tl_thread_activity as a")
+        .where("a.at", "<", cutoff)
+        .where(({ eb, selectFrom }) =>
+          eb("a.at", "<", selectFrom("tl_thread_activity as b").select((b) => b.fn.max("b.at").as("m")).whereRef("b.thread_id", "=", "a.thread_id").where("b.at", "<", cutoff)),
+        )
+        .execute();
     }
   }
 
+  async function addRevision(threadId: string, title: string, source: string | null, at: string) {
+    await x()
+      .insertInto("tl_title_revisions")
+      .values({ thread_id: threadId, title, source, at, terms: searchTerms(store.dialect, title) })
+      .onConflict((oc) => oc.columns(["thread_id", "title"]).doNothing())
+      .execute();
+  }
+
+  const getThread = (id: string) =>
+    x().selectFrom("tl_threads").selectAll().where("thread_id", "=", id).executeTakeFirst() as Promise<ThreadRow | undefined>;
+
   return {
-    db,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
-    getThread: (id: string) => q.getThread.get(id),
-    insertThread: db.transaction((row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) => {
-      q.insertThread.run({ values_json: null, title: null, title_source: null, pin_pending: 0, ...row });
-      logActivity(row.thread_id, row.at);
-      if (row.title) q.addRevision.run(row.thread_id, row.title, row.title_source ?? null, row.at, titleTerms(row.title));
-    }),
-    setMetadata: (id: string, metadata: string, at: string) => q.setMetadata.run(metadata, at, id),
+    store,
+    transaction: <T>(fn: () => Promise<T>): Promise<T> => store.transaction(fn),
+    getThread,
+    /**
+     * The row, locked until the surrounding transaction ends (Postgres `FOR UPDATE`; in SQLite the
+     * transaction already has the connection to itself): for read-decide-write steps such as
+     * "mirror the title unless a rename is pending", which a concurrent rename must not slip into.
+     */
+    lockThread: (id: string) => {
+      const q = x().selectFrom("tl_threads").selectAll().where("thread_id", "=", id);
+      return (store.dialect === "postgres" ? q.forUpdate() : q).executeTakeFirst() as Promise<ThreadRow | undefined>;
+    },
+    /** False when the id is taken (a concurrent create won): the caller answers 409 or returns the existing row. */
+    insertThread: (row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) =>
+      store.transaction(async () => {
+        const inserted = await x()
+          .insertInto("tl_threads")
+          .values({
+            thread_id: row.thread_id,
+            created_at: row.at,
+            updated_at: row.at,
+            activity_at: row.at,
+            metadata: row.metadata,
+            status: "idle",
+            values_json: row.values_json ?? null,
+            interrupts_json: null,
+            title: row.title ?? null,
+            title_source: row.title_source ?? null,
+            pin_pending: row.pin_pending ?? 0,
+          })
+          .onConflict((oc) => oc.column("thread_id").doNothing())
+          .executeTakeFirst();
+        if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) return false;
+        await logActivity(row.thread_id, row.at);
+        if (row.title) await addRevision(row.thread_id, row.title, row.title_source ?? null, row.at);
+        return true;
+      }),
+    setMetadata: (id: string, metadata: string, at: string) =>
+      x().updateTable("tl_threads").set({ metadata, updated_at: at }).where("thread_id", "=", id).execute(),
     /** With `activityAt`, the status change is the conversation moving (a run started or ended). */
-    setStatus: db.transaction((id: string, status: ThreadStatus, activityAt?: string) => {
-      if (activityAt) {
-        q.setStatusActive.run({ status, at: activityAt, id });
-        logActivity(id, activityAt);
-      } else q.setStatus.run(status, id);
-    }),
+    setStatus: (id: string, status: ThreadStatus, activityAt?: string) =>
+      activityAt
+        ? store.transaction(async () => {
+            await x().updateTable("tl_threads").set({ status, updated_at: activityAt, activity_at: activityAt }).where("thread_id", "=", id).execute();
+            await logActivity(id, activityAt);
+          })
+        : x().updateTable("tl_threads").set({ status }).where("thread_id", "=", id).execute(),
     setValues: (id: string, valuesJson: string | null, interruptsJson: string | null) =>
-      q.setValues.run(valuesJson, interruptsJson, id),
+      x().updateTable("tl_threads").set({ values_json: valuesJson, interrupts_json: interruptsJson }).where("thread_id", "=", id).execute(),
+    setValuesOnly: (id: string, valuesJson: string) => x().updateTable("tl_threads").set({ values_json: valuesJson }).where("thread_id", "=", id).execute(),
     /** Writes the projection and records the revision for title search (one transaction). */
-    setTitle: db.transaction((id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) => {
-      q.setTitle.run(title, sourceJson, pinPending ? 1 : 0, at, id);
-      if (title) q.addRevision.run(id, title, sourceJson, at, titleTerms(title));
-    }),
-    clearPin: (id: string) => q.clearPin.run(id),
-    setSyncPending: (id: string, on: boolean) => q.setSyncPending.run(on ? 1 : 0, id),
-    copyRevisions: (toId: string, fromId: string) => q.copyRevisions.run(toId, fromId),
-    /** The thread, its checkpoints (the saver's tables, same file) and its rows: all or nothing. */
-    deleteThread: db.transaction((id: string) => {
-      q.deleteCheckpoints.run(id);
-      q.deleteWrites.run(id);
-      q.deleteThread.run(id);
-      q.deleteRevisions.run(id);
-      q.deleteActivity.run(id);
-      q.deleteThreadRuns.run(id);
-      q.deleteTitleRequests.run(id);
-    }),
+    setTitle: (id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) =>
+      store.transaction(async () => {
+        await x().updateTable("tl_threads").set({ title, title_source: sourceJson, pin_pending: pinPending ? 1 : 0, updated_at: at }).where("thread_id", "=", id).execute();
+        if (title) await addRevision(id, title, sourceJson, at);
+      }),
+    clearPin: (id: string) => x().updateTable("tl_threads").set({ pin_pending: 0 }).where("thread_id", "=", id).execute(),
+    clearPinIf: (id: string, title: string) =>
+      x().updateTable("tl_threads").set({ pin_pending: 0 }).where("thread_id", "=", id).where("title", "=", title).execute(),
+    setSyncPending: (id: string, on: boolean) => x().updateTable("tl_threads").set({ sync_pending: on ? 1 : 0 }).where("thread_id", "=", id).execute(),
+    copyRevisions: (toId: string, fromId: string) =>
+      x()
+        .insertInto("tl_title_revisions")
+        .columns(["thread_id", "title", "source", "at", "terms"])
+        .expression((eb) =>
+          eb
+            .selectFrom("tl_title_revisions")
+            .select(sql<string>`CAST(${toId} AS TEXT)`.as("thread_id"))
+            .select(["title", "source", "at", "terms"])
+            .where("thread_id", "=", fromId)
+            .orderBy("id"),
+        )
+        .onConflict((oc) => oc.columns(["thread_id", "title"]).doNothing())
+        .execute(),
+    /** The thread, its checkpoints (the saver's tables, same database) and its rows: all or nothing. */
+    deleteThread: (id: string) =>
+      store.transaction(async () => {
+        await deleteCheckpointRows(store, id);
+        for (const table of ["tl_threads", "tl_title_revisions", "tl_thread_activity", "tl_runs", "tl_title_requests"] as const) {
+          await x().deleteFrom(table).where("thread_id", "=", id).execute();
+        }
+      }),
     /** Every checkpoint and pending write of a thread under a new id (run inside the copy's transaction). */
-    copyCheckpoints(fromId: string, toId: string) {
-      q.copyCheckpoints.run({ from: fromId, to: toId });
-      q.copyWrites.run({ from: fromId, to: toId });
-    },
-    threadsNeedingRepair: () => q.busyThreads.all(),
-    idleThreadIds: () => q.idleThreadIds.all().map((r) => r.thread_id),
-    searchThreads(query: ThreadQuery): ThreadRow[] {
-      const filter = buildThreadFilter(query);
-      const { sql: exSql, params: exParams } = extractColumns(query.extract);
+    copyCheckpoints: (fromId: string, toId: string) => copyCheckpointRows(store, fromId, toId),
+    threadsNeedingRepair: () =>
+      x()
+        .selectFrom("tl_threads")
+        .selectAll()
+        .where((eb) => eb.or([eb("status", "=", "busy"), eb("pin_pending", "=", 1), eb("sync_pending", "=", 1)]))
+        .execute() as Promise<ThreadRow[]>,
+    idleThreadIds: async () =>
+      (await x().selectFrom("tl_threads").select("thread_id").where("status", "!=", "busy").where("pin_pending", "=", 0).execute()).map((r) => r.thread_id),
+    async searchThreads(query: ThreadQuery): Promise<ThreadRow[]> {
+      const filter = buildThreadFilter(query, store.dialect);
+      const ex = extractColumns(query.extract, store.dialect);
       const order = buildOrder(query);
-      const cols = query.withValues ? "t.*" : "t.thread_id, t.created_at, t.updated_at, t.activity_at, t.metadata, t.status, t.interrupts_json, t.title, t.title_source, t.pin_pending";
-      const sql = `SELECT ${cols}${exSql}${order.column} FROM tl_threads t WHERE ${filter.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`;
-      return db.prepare<unknown[], ThreadRow>(sql).all(...exParams, ...order.params, ...filter.params, query.limit, query.offset);
+      const cols = query.withValues ? sql`t.*` : sql.join(THREAD_LIST_COLUMNS.map((c) => sql.ref(`t.${c}`)));
+      const { rows } = await sql<ThreadRow>`SELECT ${cols}${ex}${order.column} FROM tl_threads t WHERE ${filter} ORDER BY ${order.sql} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(x());
+      return rows;
     },
-    countThreads(query: ThreadQuery): number {
-      const filter = buildThreadFilter(query);
-      const row = db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${filter.sql}`).get(...filter.params);
-      return row?.n ?? 0;
+    async countThreads(query: ThreadQuery): Promise<number> {
+      const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${buildThreadFilter(query, store.dialect)}`.execute(x());
+      return Number(rows[0]?.n ?? 0);
     },
-    insertRun: (row: Omit<RunRow, "updated_at" | "error">) => q.insertRun.run(row),
+    insertRun: (row: Omit<RunRow, "updated_at" | "error">) =>
+      x().insertInto("tl_runs").values({ ...row, updated_at: row.created_at, error: null }).execute(),
     setRunStatus: (runId: string, status: RunStatus, error: string | null, at: string) =>
-      q.setRunStatus.run(status, error, at, runId),
-    getRun: (threadId: string, runId: string) => q.getRun.get(threadId, runId),
-    listRuns: (threadId: string, status: string | null, limit: number, offset: number) =>
-      q.listRuns.all(threadId, status, status, limit, offset),
-    deleteRun: (runId: string) => q.deleteRun.run(runId),
-    unfinishedRuns: () => q.unfinishedRuns.all(),
-    insertTitleRequest: (row: Omit<TitleRequestRow, "id">) => q.insertTitleRequest.run(row),
-    listTitleRequests: (threadId: string, limit: number, offset: number) => q.listTitleRequests.all(threadId, limit, offset),
+      x().updateTable("tl_runs").set({ status, error, updated_at: at }).where("run_id", "=", runId).execute(),
+    getRun: (threadId: string, runId: string) =>
+      x().selectFrom("tl_runs").selectAll().where("thread_id", "=", threadId).where("run_id", "=", runId).executeTakeFirst() as Promise<RunRow | undefined>,
+    listRuns: (threadId: string, status: string | null, limit: number, offset: number) => {
+      let q = x().selectFrom("tl_runs").selectAll().where("thread_id", "=", threadId);
+      if (status != null) q = q.where("status", "=", status);
+      return q.orderBy("created_at", "desc").orderBy("run_id", "desc").limit(limit).offset(offset).execute() as Promise<RunRow[]>;
+    },
+    deleteRun: (runId: string) => x().deleteFrom("tl_runs").where("run_id", "=", runId).execute(),
+    unfinishedRuns: () =>
+      x().selectFrom("tl_runs").selectAll().where("status", "in", ["pending", "running"]).orderBy("created_at").orderBy("run_id").execute() as Promise<RunRow[]>,
+    /** A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows. */
+    insertTitleRequest: (row: Omit<TitleRequestRow, "id">) =>
+      store.transaction(async () => {
+        if (await getThread(row.thread_id)) await x().insertInto("tl_title_requests").values(row).execute();
+      }),
+    listTitleRequests: (threadId: string, limit: number, offset: number) =>
+      x().selectFrom("tl_title_requests").selectAll().where("thread_id", "=", threadId).orderBy("id", "desc").limit(limit).offset(offset).execute() as Promise<TitleRequestRow[]>,
     /**
      * Local → accounts: threads made in local mode have no owner; they go to the FIRST account
      * (the oldest row of better-auth's `user` table), all in one transaction. Idempotent: run when
      * a user is created and at every start in accounts mode. null = no account yet.
      */
-    adoptUnownedThreads: db.transaction((): { owner: string; adopted: number } | null => {
-      const first = db.prepare<[], { id: string }>('SELECT id FROM "user" ORDER BY "createdAt", rowid LIMIT 1').get();
-      if (!first) return null;
-      const { changes } = db
-        .prepare("UPDATE tl_threads SET metadata = json_set(metadata, '$.owner', ?) WHERE json_type(metadata, '$.owner') IS NULL")
-        .run(first.id);
-      return { owner: first.id, adopted: changes };
-    }),
+    /**
+     * Switching local → accounts: every thread without an owner goes to the first account
+     * (better-auth's "user" table, same database), in one transaction. null = no account yet.
+     */
+    adoptUnownedThreads: (): Promise<{ owner: string; adopted: number } | null> =>
+      store.transaction(async () => {
+        const order = store.dialect === "postgres" ? sql`"createdAt", id` : sql`"createdAt", rowid`;
+        const first = await sql<{ id: string }>`SELECT id FROM "user" ORDER BY ${order} LIMIT 1`.execute(store.exec());
+        const owner = first.rows[0]?.id;
+        if (!owner) return null;
+        const update =
+          store.dialect === "postgres"
+            ? sql`UPDATE tl_threads SET metadata = jsonb_set(metadata::jsonb, '{owner}', to_jsonb(${owner}::text))::text
+                  WHERE (metadata::jsonb -> 'owner') IS NULL OR jsonb_typeof(metadata::jsonb -> 'owner') = 'null'`
+            : sql`UPDATE tl_threads SET metadata = json_set(metadata, '$.owner', ${owner}) WHERE json_type(metadata, '$.owner') IS NULL OR json_type(metadata, '$.owner') = 'null'`;
+        const done = await update.execute(store.exec());
+        return { owner, adopted: Number(done.numAffectedRows ?? 0n) };
+      }),
     /**
      * Rollback removes the checkpoints a cancelled run wrote. Checkpoint ids are time-ordered
      * (uuid6), so "written after the run's starting checkpoint" is a string comparison. These are
-     * the SqliteSaver's tables (created by its setup(), which the caller has run by then).
+     * the checkpointer's tables (created by its setup(), which the caller has run by then).
      */
-    dropCheckpointsAfter(threadId: string, checkpointId: string | null) {
-      const after = checkpointId ?? "";
-      db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id > ?").run(threadId, after);
-      db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id > ?").run(threadId, after);
-    },
+    dropCheckpointsAfter: (threadId: string, checkpointId: string | null) => dropCheckpointRowsAfter(store, threadId, checkpointId ?? ""),
   };
+}
+
+/*
+ * The checkpointer's own tables, not in RegistryDb's types, so these go through Kysely's `sql` tag.
+ * SqliteSaver: `checkpoints` (metadata a JSON blob) and `writes`. PostgresSaver (its
+ * migrations.js): `checkpoints` (metadata jsonb), `checkpoint_blobs` (channel values, keyed by
+ * channel version, shared by the checkpoints that point at them) and `checkpoint_writes`.
+ */
+async function deleteCheckpointRows(store: Store, threadId: string) {
+  const tables = store.dialect === "postgres" ? ["checkpoints", "checkpoint_blobs", "checkpoint_writes"] : ["checkpoints", "writes"];
+  for (const t of tables) await sql`DELETE FROM ${sql.table(t)} WHERE thread_id = ${threadId}`.execute(store.exec());
+}
+
+/**
+ * Rollback: the run's checkpoints and pending writes go. On Postgres its channel blobs stay: a
+ * blob is keyed by channel version, not by checkpoint, and versions are not time-ordered ids, so
+ * telling the run's own from the earlier ones would mean reading every remaining checkpoint's
+ * versions; unreferenced blobs are inert (never read) and go with the thread.
+ */
+async function dropCheckpointRowsAfter(store: Store, threadId: string, after: string) {
+  const writes = store.dialect === "postgres" ? "checkpoint_writes" : "writes";
+  const cmp = store.dialect === "postgres" ? sql`checkpoint_id COLLATE "C" > ${after}` : sql`checkpoint_id > ${after}`;
+  await sql`DELETE FROM ${sql.table(writes)} WHERE thread_id = ${threadId} AND ${cmp}`.execute(store.exec());
+  await sql`DELETE FROM checkpoints WHERE thread_id = ${threadId} AND ${cmp}`.execute(store.exec());
+}
+
+// The checkpoint's metadata repeats the thread id (run metadata); the copy names its own.
+async function copyCheckpointRows(store: Store, from: string, to: string) {
+  const x = store.exec();
+  if (store.dialect === "postgres") {
+    await sql`INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
+        CASE WHEN metadata ? 'thread_id' THEN jsonb_set(metadata, '{thread_id}', to_jsonb(${to}::text)) ELSE metadata END
+      FROM checkpoints WHERE thread_id = ${from}`.execute(x);
+    await sql`INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = ${from}`.execute(x);
+    await sql`INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+      SELECT CAST(${to} AS TEXT), checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob FROM checkpoint_writes WHERE thread_id = ${from}`.execute(x);
+    return;
+  }
+  await sql`INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+    SELECT ${to}, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
+      CASE WHEN json_valid(CAST(metadata AS TEXT)) AND json_type(CAST(metadata AS TEXT), '$.thread_id') IS NOT NULL
+        THEN CAST(json_set(CAST(metadata AS TEXT), '$.thread_id', ${to}) AS BLOB) ELSE metadata END
+    FROM checkpoints WHERE thread_id = ${from}`.execute(x);
+  await sql`INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value)
+    SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value FROM writes WHERE thread_id = ${from}`.execute(x);
 }

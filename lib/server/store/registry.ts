@@ -29,44 +29,48 @@ export type ThreadJsonOptions = { select?: readonly string[]; extract?: [string,
 export class Registry {
   constructor(private readonly q: Queries) {}
 
-  get(threadId: string): ThreadRow {
-    const row = this.q.getThread(threadId);
+  async get(threadId: string): Promise<ThreadRow> {
+    const row = await this.q.getThread(threadId);
     if (!row) throw notFound(`Thread ${threadId}`);
     return row;
   }
 
   find = (threadId: string) => this.q.getThread(threadId);
 
-  create(opts: { threadId?: string; metadata?: Record<string, unknown>; ifExists?: "raise" | "do_nothing" }): ThreadRow {
+  /** Note: every method is async (the store is); read-decide-write steps run in one transaction. */
+
+  async create(opts: { threadId?: string; metadata?: Record<string, unknown>; ifExists?: "raise" | "do_nothing" }): Promise<ThreadRow> {
     const threadId = opts.threadId ?? randomUUID();
-    const existing = this.q.getThread(threadId);
-    if (existing) {
-      if (opts.ifExists === "do_nothing") return existing;
-      throw conflict(`Thread ${threadId} already exists`);
-    }
-    this.q.insertThread({ thread_id: threadId, at: nowIso(), metadata: JSON.stringify(opts.metadata ?? {}) });
+    // The insert itself decides who was first: a concurrent create with the same id gets `false`.
+    const inserted = await this.q.insertThread({ thread_id: threadId, at: nowIso(), metadata: JSON.stringify(opts.metadata ?? {}) });
+    if (!inserted && opts.ifExists !== "do_nothing") throw conflict(`Thread ${threadId} already exists`);
     return this.get(threadId);
   }
 
   /** Metadata patches merge key by key (a key set to null stays, as null), like the LangGraph API. */
-  patchMetadata(threadId: string, patch: Record<string, unknown>): ThreadRow {
-    const row = this.get(threadId);
-    const merged = { ...parse<Record<string, unknown>>(row.metadata, {}), ...patch };
-    this.q.setMetadata(threadId, JSON.stringify(merged), nowIso());
-    return this.get(threadId);
+  patchMetadata(threadId: string, patch: Record<string, unknown>): Promise<ThreadRow> {
+    // Read and write in one transaction, so two concurrent patches cannot drop each other's keys.
+    return this.q.transaction(async () => {
+      const row = await this.get(threadId);
+      const merged = { ...parse<Record<string, unknown>>(row.metadata, {}), ...patch };
+      await this.q.setMetadata(threadId, JSON.stringify(merged), nowIso());
+      return this.get(threadId);
+    });
   }
 
   /** Adds keys only when missing (graph_id/assistant_id on a thread's first run). */
-  ensureMetadata(threadId: string, defaults: Record<string, unknown>) {
-    const row = this.get(threadId);
-    const current = parse<Record<string, unknown>>(row.metadata, {});
-    if (Object.keys(defaults).every((k) => k in current)) return;
-    this.q.setMetadata(threadId, JSON.stringify({ ...defaults, ...current }), row.updated_at);
+  async ensureMetadata(threadId: string, defaults: Record<string, unknown>) {
+    await this.q.transaction(async () => {
+      const row = await this.get(threadId);
+      const current = parse<Record<string, unknown>>(row.metadata, {});
+      if (Object.keys(defaults).every((k) => k in current)) return;
+      await this.q.setMetadata(threadId, JSON.stringify({ ...defaults, ...current }), row.updated_at);
+    });
   }
 
   /** `activity`: the conversation moved (a run started or ended, its state was updated), so the list reorders. */
-  setStatus(threadId: string, status: ThreadStatus, activity = false) {
-    this.q.setStatus(threadId, status, activity ? nowIso() : undefined);
+  async setStatus(threadId: string, status: ThreadStatus, activity = false) {
+    await this.q.setStatus(threadId, status, activity ? nowIso() : undefined);
   }
 
   titleOf(row: ThreadRow): TitleFact {
@@ -74,67 +78,75 @@ export class Registry {
   }
 
   /** What a running TitleMiddleware asks before any automatic write: the registry's user pin, if any. */
-  readPin(threadId: string): TitleFact | null {
-    const row = this.q.getThread(threadId);
+  async readPin(threadId: string): Promise<TitleFact | null> {
+    const row = await this.q.getThread(threadId);
     if (!row) return null;
     const fact = this.titleOf(row);
     return fact.source?.kind === "user" ? fact : null;
   }
 
   /** Stores one title-model request's audit record (dropped if the thread is gone by then). */
-  recordTitleRequest(record: TitleRequestRecord) {
-    if (record.thread_id) this.q.insertTitleRequest({ ...record, thread_id: record.thread_id });
+  async recordTitleRequest(record: TitleRequestRecord) {
+    if (record.thread_id) await this.q.insertTitleRequest({ ...record, thread_id: record.thread_id });
   }
 
-  titleRequests(threadId: string, limit: number, offset: number) {
-    this.get(threadId);
+  async titleRequests(threadId: string, limit: number, offset: number) {
+    await this.get(threadId);
     return this.q.listTitleRequests(threadId, limit, offset);
   }
 
   /** A rename accepted while the thread is busy: visible in search at once, owed to the checkpoint. */
-  recordPendingPin(threadId: string, title: string) {
-    this.q.setTitle(threadId, title, JSON.stringify({ kind: "user" }), true, nowIso());
+  async recordPendingPin(threadId: string, title: string) {
+    await this.q.setTitle(threadId, title, JSON.stringify({ kind: "user" }), true, nowIso());
   }
 
-  clearPendingPin = (threadId: string) => this.q.clearPin(threadId);
+  clearPendingPin = async (threadId: string) => void (await this.q.clearPin(threadId));
+  /** Clears the flag only if the pending title is still `title` (one statement: a newer rename keeps its flag). */
+  clearPendingPinIf = async (threadId: string, title: string) => void (await this.q.clearPinIf(threadId, title));
 
   /** Marks an idle-thread write under way (checkpoint first, registry second); see schema.ts. */
-  markSyncPending = (threadId: string) => this.q.setSyncPending(threadId, true);
-  clearSyncPending = (threadId: string) => this.q.setSyncPending(threadId, false);
+  markSyncPending = async (threadId: string) => void (await this.q.setSyncPending(threadId, true));
+  clearSyncPending = async (threadId: string) => void (await this.q.setSyncPending(threadId, false));
 
-  setTitle(threadId: string, fact: TitleFact) {
-    this.q.setTitle(threadId, fact.title, fact.source ? JSON.stringify(fact.source) : null, false, nowIso());
+  async setTitle(threadId: string, fact: TitleFact) {
+    await this.q.setTitle(threadId, fact.title, fact.source ? JSON.stringify(fact.source) : null, false, nowIso());
   }
 
   /**
    * A `values` chunk from a run: refresh the snapshot, and move the title projection only if
    * the one precedence rule allows it. A pending pin is newer than anything the run can say.
    */
-  projectValues(threadId: string, values: unknown, valuesJson = toJson(values)) {
-    const row = this.q.getThread(threadId);
-    if (!row) return;
-    this.q.setValues(threadId, valuesJson, row.interrupts_json);
+  async projectValues(threadId: string, values: unknown, valuesJson = toJson(values)) {
+    await this.q.setValuesOnly(threadId, valuesJson);
     const proposed = titleFactOf(values);
-    if (row.pin_pending || !proposed.title || !proposed.source) return;
-    const current = this.titleOf(row);
-    if (sameTitleFact(current, proposed)) return;
-    if (decideTitle(current, { title: proposed.title, source: proposed.source }).accept) this.setTitle(threadId, proposed);
+    if (!proposed.title || !proposed.source) return;
+    const { title, source } = proposed;
+    await this.retitle(threadId, proposed, (current) => decideTitle(current, { title, source }).accept);
+  }
+
+  /**
+   * Moves the title projection to `fact` if `allowed` by the row as it is now. Most values chunks
+   * leave the title alone, so the cheap read decides first; a change re-reads the row inside one
+   * transaction (locked on Postgres), so a rename recorded in between is never overwritten.
+   */
+  private async retitle(threadId: string, fact: TitleFact, allowed: (current: TitleFact) => boolean) {
+    const wanted = (row: ThreadRow | undefined) => row && !row.pin_pending && !sameTitleFact(this.titleOf(row), fact) && allowed(this.titleOf(row));
+    if (!wanted(await this.q.getThread(threadId))) return;
+    await this.q.transaction(async () => {
+      if (wanted(await this.q.lockThread(threadId))) await this.setTitle(threadId, fact);
+    });
   }
 
   /**
    * After a run or a state update: the registry follows the checkpoint (snapshot, interrupts,
    * title). Skipped for the title while a pin is pending, since then the registry is the newer one.
    */
-  mirrorState(threadId: string, snap: StateSnapshot) {
-    const row = this.q.getThread(threadId);
-    if (!row) return;
+  async mirrorState(threadId: string, snap: StateSnapshot) {
     const hasCheckpoint = Boolean(snap.config?.configurable?.checkpoint_id);
     const interrupts = interruptsOf(snap);
-    this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null);
-    if (row.pin_pending) return;
-    const fact = titleFactOf(snap.values);
-    const current = this.titleOf(row);
-    if (!sameTitleFact(fact, current)) this.setTitle(threadId, fact);
+    if (!(await this.q.getThread(threadId))) return;
+    await this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null);
+    await this.retitle(threadId, titleFactOf(snap.values), () => true);
   }
 
   hasInterrupts = (row: ThreadRow) => row.interrupts_json != null && row.interrupts_json !== "{}";

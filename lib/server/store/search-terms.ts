@@ -60,3 +60,31 @@ export const SEARCH_INDEX_VERSION = 2;
 
 /** Every character but spaces is part of a token; titleTerms decides what a word is. */
 export const SEARCH_TOKENIZER = `unicode61 remove_diacritics 2 categories 'L* N* M* S* P* C*'`;
+
+/**
+ * Case and (Latin) diacritic folding as FTS5's unicode61 `remove_diacritics 2` does it, for the
+ * Postgres index, which takes the terms as they are (its parser would split `c++` and drop emoji).
+ */
+export function foldTerm(term: string): string {
+  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
+}
+
+/** The terms stored per revision: SQLite's FTS5 folds them itself; Postgres gets them folded. */
+export function searchTerms(dialect: "sqlite" | "postgres", title: string): string {
+  const terms = titleTerms(title);
+  return dialect === "sqlite" ? terms : terms.split(" ").map(foldTerm).filter(Boolean).join(" ");
+}
+
+/**
+ * `$title_search` text → a Postgres tsquery with the FTS5 query's meaning: each word a quoted
+ * prefix lexeme (`'c++':*`, quotes and backslashes doubled, so no tsquery syntax in the text is
+ * live), words ANDed. Null when nothing searchable remains.
+ */
+export function tsQuery(text: string): string | null {
+  const words = chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean);
+  if (!words.length) return null;
+  return words
+    .slice(0, MAX_QUERY_WORDS)
+    .map((w) => `'${w.replaceAll("\\", "\\\\").replaceAll("'", "''")}':*`)
+    .join(" & ");
+}

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openAppAgent } from "@/lib/agent/runtime";
+import { threadConfig } from "../graph";
 import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
 
 let h: Harness;
@@ -35,7 +36,7 @@ describe("multi-statement writes are one transaction", () => {
     await h.client.threads.delete(t.thread_id);
     expect(checkpointsOf(t.thread_id)).toBe(0);
     expect(count("SELECT COUNT(*) AS n FROM writes WHERE thread_id = ?", t.thread_id)).toBe(0);
-    expect(h.api.q.getThread(t.thread_id)).toBeUndefined();
+    expect(await h.api.q.getThread(t.thread_id)).toBeUndefined();
   });
 
   it("copy: a failure part-way leaves no orphan checkpoints; a whole copy has every checkpoint and write", async () => {
@@ -71,18 +72,44 @@ describe("multi-statement writes are one transaction", () => {
   });
 });
 
+describe("the checkpointer and the registry share one SQLite connection", () => {
+  it("a checkpoint written while a registry transaction is open lands outside it: that transaction's rollback keeps it", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    const other = await h.client.threads.create();
+    let opened!: () => void;
+    const inside = new Promise<void>((r) => (opened = r));
+    // A registry transaction that spans awaits and then fails (as one does when its last statement fails).
+    const failing = h.api.q.transaction(async () => {
+      await h.api.q.setMetadata(t.thread_id, JSON.stringify({ changed: true }), new Date().toISOString());
+      opened();
+      await sleep(100);
+      throw new Error("injected failure");
+    });
+    await inside;
+    // Another thread's checkpoint write, started while that transaction is open.
+    const write = h.api.graph.updateState(threadConfig(other.thread_id), human("Written meanwhile"), "__start__");
+    await expect(failing).rejects.toThrow("injected failure");
+    await write;
+    expect(checkpointsOf(other.thread_id)).toBeGreaterThan(0);
+    expect((await h.client.threads.get(t.thread_id)).metadata).toEqual({});
+    const state = await h.client.threads.getState<{ messages: { content: string }[] }>(other.thread_id);
+    expect(state.values.messages.map((m) => m.content)).toEqual(["Written meanwhile"]);
+  });
+});
+
 describe("power-loss durability", () => {
   it("the app's SQLite connection commits with synchronous=FULL (WAL), also when it reopens its file", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
     const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
     // A reopened WAL file starts at this SQLite build's WAL default (NORMAL), not FULL.
-    (await openAppAgent(env)).db.close();
+    (await openAppAgent(env)).db!.close();
     const app = await openAppAgent(env);
     try {
-      expect(app.db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(app.db.pragma("synchronous", { simple: true })).toBe(2);
+      expect(app.db!.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(app.db!.pragma("synchronous", { simple: true })).toBe(2);
     } finally {
-      app.db.close();
+      app.db!.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -97,18 +97,18 @@ function open(dir: string, instant: boolean): Pick<Real, "h" | "gate" | "clients
   return { h, gate, clients: [client(), client()] };
 }
 
-const activeRun = (r: Real) => {
-  const row = r.h.api.q.listRuns(r.threadId, null, 1, 0)[0];
+const activeRun = async (r: Real) => {
+  const row = (await r.h.api.q.listRuns(r.threadId, null, 1, 0))[0];
   const live = row && r.h.api.runs.get(row.run_id);
   return live && !live.finished ? live : null;
 };
 
 async function checkInvariant(m: Model, r: Real) {
-  const row = r.h.api.q.getThread(r.threadId)!;
+  const row = (await r.h.api.q.getThread(r.threadId))!;
   const listed = { title: row.title, kind: parseTitleSource(row.title_source)?.kind ?? null };
   if (m.pin != null) expect(listed).toEqual({ title: m.pin, kind: "user" });
   else expect(listed.kind).not.toBe("user");
-  if (activeRun(r) || r.h.api.runs.isBusy(r.threadId)) return;
+  if ((await activeRun(r)) || r.h.api.runs.isBusy(r.threadId)) return;
   const snap = await r.h.api.graph.getState(threadConfig(r.threadId));
   const values = snap.values as { title?: string | null; title_source?: unknown; messages?: unknown[] };
   expect({ title: values.title ?? null, kind: parseTitleSource(values.title_source)?.kind ?? null }).toEqual(listed);
@@ -137,7 +137,7 @@ const startRun = (text: string) =>
 const tokens = (n: number) =>
   cmd(`tokens(${n})`, async (_m, r) => {
     // Permits only for a run that is going: a later run starts from its first token again.
-    if (!activeRun(r)) return;
+    if (!(await activeRun(r))) return;
     r.gate.release(n);
     await sleep(2);
   });
@@ -158,13 +158,13 @@ const regenerate = () =>
 
 const cancel = (action: "interrupt" | "rollback") =>
   cmd(`cancel(${action})`, async (_m, r) => {
-    const run = activeRun(r);
+    const run = await activeRun(r);
     if (run) await r.clients[1].runs.cancel(r.threadId, run.runId, true, action);
   });
 
 const finish = () =>
   cmd("finish", async (_m, r) => {
-    const run = activeRun(r);
+    const run = await activeRun(r);
     r.gate.release(1000);
     await run?.done;
   });
@@ -217,7 +217,7 @@ describe("rename race (model-based)", () => {
         try {
           await fc.asyncModelRun(() => ({ model, real }), cmds);
           // Let everything finish; the invariant must hold at rest too.
-          const run = activeRun(real);
+          const run = await activeRun(real);
           real.gate.release(1000);
           await run?.done;
           await checkInvariant(model, real);

@@ -44,7 +44,7 @@ describe("POST /threads/:id/title/restore", () => {
     expect((res.body.checkpoint as { checkpoint_id?: string }).checkpoint_id).toBeTruthy();
     const both = { title: "Tidal physics", title_source: MODEL };
     expect(await current(id)).toEqual({ state: both, listed: both });
-    expect(h.api.registry.readPin(id)).toBeNull();
+    expect(await h.api.registry.readPin(id)).toBeNull();
   });
 
   it("undo to the fallback unpins: a later automatic title may replace it again", async () => {
@@ -54,9 +54,9 @@ describe("POST /threads/:id/title/restore", () => {
     await h.client.threads.updateState(t.thread_id, { values: { title: "Garden" } });
     const res = await restore(t.thread_id, { title: "Plan a garden", title_source: { kind: "fallback" } });
     expect(res).toMatchObject({ status: 200, body: { title: "Plan a garden", title_source: { kind: "fallback" } } });
-    expect(h.api.registry.readPin(t.thread_id)).toBeNull();
+    expect(await h.api.registry.readPin(t.thread_id)).toBeNull();
     // The run-values projection refuses an automatic title over a pin; after the undo it takes one.
-    h.api.registry.projectValues(t.thread_id, { title: "Garden planning", title_source: MODEL });
+    await h.api.registry.projectValues(t.thread_id, { title: "Garden planning", title_source: MODEL });
     expect((await current(t.thread_id)).listed).toEqual({ title: "Garden planning", title_source: MODEL });
     // And the explicit regenerate still works on the unpinned thread.
     expect((await post(`/threads/${t.thread_id}/title/regenerate`, {})).body).toEqual({ title: "Plan a garden", title_source: { kind: "fallback" } });
@@ -69,7 +69,7 @@ describe("POST /threads/:id/title/restore", () => {
     await h.client.threads.updateState(t.thread_id, { values: { title: "Garden" } });
     await h.client.threads.updateState(t.thread_id, { values: { title: "Vegetable garden" } });
     expect((await restore(t.thread_id, { title: "Garden", title_source: USER })).status).toBe(200);
-    expect(h.api.registry.readPin(t.thread_id)).toEqual({ title: "Garden", source: USER });
+    expect(await h.api.registry.readPin(t.thread_id)).toEqual({ title: "Garden", source: USER });
   });
 
   it("refuses a (title, source) pair the history never had with 422, and changes nothing", async () => {

@@ -43,7 +43,7 @@ async function appearsInHistory(api: Api, threadId: string, wanted: TitleFact): 
  */
 export async function restoreTitle(api: Api, threadId: string, body: TitleRestoreBody) {
   const { registry, runs, graph } = api;
-  registry.get(threadId);
+  await registry.get(threadId);
   const proposal = { title: body.title, source: sourceOf(body.title_source) };
   return runs.exclusive(
     threadId,
@@ -61,8 +61,8 @@ export async function restoreTitle(api: Api, threadId: string, body: TitleRestor
         throw unprocessable("title-restore-refused: that title cannot be restored");
       }
       const config = await writeTitleToCheckpoint(graph, threadId, proposal.title, proposal.source);
-      registry.clearPendingPin(threadId);
-      registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+      await registry.clearPendingPin(threadId);
+      await registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
       return { checkpoint: checkpointJson(config), title: proposal.title, title_source: proposal.source };
     },
     () => {

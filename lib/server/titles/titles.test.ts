@@ -97,7 +97,7 @@ describe("rename while the first run is streaming", () => {
       expect(await listed(t.thread_id)).toEqual({ title: "Garden plans", title_source: USER });
       const history = await h.client.threads.getHistory<TitleValues>(t.thread_id, { limit: 20 });
       expect(history[0].values).toMatchObject({ title: "Garden plans", title_source: USER });
-      expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+      expect((await h.api.q.getThread(t.thread_id))?.pin_pending).toBe(0);
       // A second run keeps the pin.
       await h.client.runs.wait(t.thread_id, "agent", { input: human("More please") });
       expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Garden plans");
@@ -174,9 +174,9 @@ describe("restart repair", () => {
     await h.client.runs.wait(t.thread_id, "agent", { input: human("Before the crash") });
     // Simulate a process that died mid-run right after a rename was accepted.
     const q = h.api.q;
-    q.insertRun({ run_id: "00000000-0000-4000-8000-000000000001", thread_id: t.thread_id, assistant_id: "agent", status: "running", created_at: new Date().toISOString(), metadata: "{}", kwargs: "{}", multitask_strategy: "reject" });
-    q.setStatus(t.thread_id, "busy");
-    h.api.registry.recordPendingPin(t.thread_id, "Pinned before crash");
+    await q.insertRun({ run_id: "00000000-0000-4000-8000-000000000001", thread_id: t.thread_id, assistant_id: "agent", status: "running", created_at: new Date().toISOString(), metadata: "{}", kwargs: "{}", multitask_strategy: "reject" });
+    await q.setStatus(t.thread_id, "busy");
+    await h.api.registry.recordPendingPin(t.thread_id, "Pinned before crash");
     const dir = h.dir;
     h.db.close();
 
@@ -186,7 +186,7 @@ describe("restart repair", () => {
     expect((await h.client.runs.get(t.thread_id, "00000000-0000-4000-8000-000000000001")).status).toBe("error");
     const state = await h.client.threads.getState<TitleValues>(t.thread_id);
     expect(state.values).toMatchObject({ title: "Pinned before crash", title_source: USER });
-    expect(h.api.q.getThread(t.thread_id)?.pin_pending).toBe(0);
+    expect((await h.api.q.getThread(t.thread_id))?.pin_pending).toBe(0);
     // Its events died with the process: joining it is a 404, not an empty stream.
     await expect(collect(h.client.runs.joinStream(t.thread_id, "00000000-0000-4000-8000-000000000001"))).rejects.toThrow(/404/);
     await h.close();

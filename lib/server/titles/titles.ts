@@ -29,7 +29,7 @@ export class TitleService {
    */
   async rename(threadId: string, raw: unknown) {
     const { registry, runs, graph } = this.d;
-    registry.get(threadId);
+    await registry.get(threadId);
     const norm = normalizeUserTitle(raw);
     if (!norm.ok) throw unprocessable(`title-invalid: ${norm.message}`);
     const proposal = { title: norm.title, source: USER };
@@ -40,13 +40,13 @@ export class TitleService {
         // decideTitle always accepts a user title; asked anyway so there is one rule in one place.
         if (!decideTitle(titleFactOf(snap.values), proposal).accept) throw conflict("Title change refused");
         const config = await writeTitleToCheckpoint(graph, threadId, norm.title, USER);
-        registry.clearPendingPin(threadId);
-        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        await registry.clearPendingPin(threadId);
+        await registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
         return { checkpoint: checkpointJson(config), title: norm.title, title_source: USER, pending: false };
       },
-      () => {
-        if (!decideTitle(registry.titleOf(registry.get(threadId)), proposal).accept) throw conflict("Title change refused");
-        registry.recordPendingPin(threadId, norm.title);
+      async () => {
+        if (!decideTitle(registry.titleOf(await registry.get(threadId)), proposal).accept) throw conflict("Title change refused");
+        await registry.recordPendingPin(threadId, norm.title);
         return { checkpoint: null, title: norm.title, title_source: USER, pending: true };
       },
     );
@@ -55,7 +55,7 @@ export class TitleService {
   /** Clears the pin and writes a fresh automatic title now (409 while a run is going). */
   async regenerate(threadId: string) {
     const { registry, runs, graph, titleConfig } = this.d;
-    registry.get(threadId);
+    await registry.get(threadId);
     return runs.exclusive(
       threadId,
       async () => {
@@ -68,8 +68,8 @@ export class TitleService {
           throw unprocessable("title-regenerate: no usable title could be generated");
         }
         await writeTitleToCheckpoint(graph, threadId, proposal.title, proposal.source);
-        registry.clearPendingPin(threadId);
-        registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
+        await registry.clearPendingPin(threadId);
+        await registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
         return { title: proposal.title, title_source: proposal.source };
       },
       () => {

@@ -30,9 +30,9 @@ function runJson(row: RunRow) {
   };
 }
 
-function getRunRow(api: Api, threadId: string, runId: string): RunRow {
-  api.registry.get(threadId);
-  const row = api.q.getRun(threadId, runId);
+async function getRunRow(api: Api, threadId: string, runId: string): Promise<RunRow> {
+  await api.registry.get(threadId);
+  const row = await api.q.getRun(threadId, runId);
   if (!row) throw notFound(`Run ${runId}`);
   return row;
 }
@@ -49,7 +49,7 @@ async function finalValues(api: Api, threadId: string, runId: string) {
  * The run body, with the metadata the auth rules stamped. A thread made by the run
  * (`if_not_exists: "create"`) gets the filtered keys (the owner) too, so its creator can see it.
  */
-function readRunBody(ctx: RouteContext) {
+async function readRunBody(ctx: RouteContext) {
   const body = readBody(ctx, runCreateSchema);
   checkRunRequest(ctx.params.thread_id, body);
   const { filters, value } = ctx.authz;
@@ -57,16 +57,16 @@ function readRunBody(ctx: RouteContext) {
   const stamped = value.metadata ?? {};
   const { registry } = ctx.api;
   const threadId = ctx.params.thread_id;
-  if (!registry.find(threadId) && body.if_not_exists === "create" && body.assistant_id === "agent") {
+  if (!(await registry.find(threadId)) && body.if_not_exists === "create" && body.assistant_id === "agent") {
     const owned = Object.fromEntries(Object.keys(filters).filter((k) => k in stamped).map((k) => [k, stamped[k]]));
-    registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...owned }, ifExists: "do_nothing" });
+    await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...owned }, ifExists: "do_nothing" });
   }
   return { ...body, metadata: stamped };
 }
 
 export const streamRun: Handler = async (ctx) => {
   const { api, req, params } = ctx;
-  const body = readRunBody(ctx);
+  const body = await readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   // Default "continue": a run keeps going when the browser leaves, so its title still lands.
   const cancelOnLeave = body.on_disconnect === "cancel";
@@ -80,35 +80,35 @@ export const streamRun: Handler = async (ctx) => {
 
 export const createRun: Handler = async (ctx) => {
   const { api, params } = ctx;
-  const body = readRunBody(ctx);
+  const body = await readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   const path = runPath(run.threadId, run.runId);
-  return jsonResponse(runJson(getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path });
+  return jsonResponse(runJson(await getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path });
 };
 
 export const waitRun: Handler = async (ctx) => {
   const { api, req, params } = ctx;
-  const body = readRunBody(ctx);
+  const body = await readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   if (body.on_disconnect === "cancel") req.signal.addEventListener("abort", () => api.runs.requestCancel(run, "interrupt"), { once: true });
   await run.done;
   return jsonResponse(await finalValues(api, run.threadId, run.runId), 200, { "Content-Location": runPath(run.threadId, run.runId) });
 };
 
-export const listRuns: Handler = ({ api, url, params }) => {
-  api.registry.get(params.thread_id);
+export const listRuns: Handler = async ({ api, url, params }) => {
+  await api.registry.get(params.thread_id);
   const status = url.searchParams.get("status");
   if (status && !(RUN_STATUSES as readonly string[]).includes(status)) throw unprocessable(`status must be one of ${RUN_STATUSES.join(", ")}`);
-  const rows = api.q.listRuns(params.thread_id, status || null, intParam(url, "limit", 10, 1, 1000), intParam(url, "offset", 0, 0, 1_000_000));
+  const rows = await api.q.listRuns(params.thread_id, status || null, intParam(url, "limit", 10, 1, 1000), intParam(url, "offset", 0, 0, 1_000_000));
   return jsonResponse(rows.map(runJson));
 };
 
-export const getRun: Handler = ({ api, params }) => jsonResponse(runJson(getRunRow(api, params.thread_id, params.run_id)));
+export const getRun: Handler = async ({ api, params }) => jsonResponse(runJson(await getRunRow(api, params.thread_id, params.run_id)));
 
 export const deleteRun: Handler = async ({ api, params }) => {
-  getRunRow(api, params.thread_id, params.run_id);
+  await getRunRow(api, params.thread_id, params.run_id);
   await api.runs.cancel(params.thread_id, params.run_id, "interrupt", true);
-  api.q.deleteRun(params.run_id);
+  await api.q.deleteRun(params.run_id);
   return new Response(null, { status: 204 });
 };
 
@@ -117,8 +117,8 @@ export const deleteRun: Handler = async ({ api, params }) => {
  * A run whose events are gone (pruned, or from before a restart) is a 404: an empty 200 stream
  * would read as "finished with no output".
  */
-export const joinRunStream: Handler = ({ api, req, url, params }) => {
-  getRunRow(api, params.thread_id, params.run_id);
+export const joinRunStream: Handler = async ({ api, req, url, params }) => {
+  await getRunRow(api, params.thread_id, params.run_id);
   const run = api.runs.get(params.run_id);
   if (!run || run.threadId !== params.thread_id) {
     throw notFound(`Stream of run ${params.run_id} (its events are no longer kept; read the thread's state instead)`);
@@ -135,14 +135,14 @@ export const joinRunStream: Handler = ({ api, req, url, params }) => {
 };
 
 export const joinRun: Handler = async ({ api, params }) => {
-  getRunRow(api, params.thread_id, params.run_id);
+  await getRunRow(api, params.thread_id, params.run_id);
   await api.runs.get(params.run_id)?.done;
   return jsonResponse(await finalValues(api, params.thread_id, params.run_id));
 };
 
 export const cancelRun: Handler = async ({ api, url, params }) => {
   const query = parseClientInput(cancelQuerySchema, Object.fromEntries(url.searchParams));
-  getRunRow(api, params.thread_id, params.run_id);
+  await getRunRow(api, params.thread_id, params.run_id);
   const wait = query.wait === "1" || query.wait === "true";
   await api.runs.cancel(params.thread_id, params.run_id, query.action ?? "interrupt", wait);
   return new Response(null, { status: wait ? 204 : 202 });

@@ -25,7 +25,7 @@ const exists = (snap: StateSnapshot) => snap.createdAt != null || snap.metadata 
 
 async function stateAt(ctx: Parameters<Handler>[0], checkpoint: CheckpointRef | undefined, select?: string[]) {
   const id = ctx.params.thread_id;
-  ctx.api.registry.get(id);
+  await ctx.api.registry.get(id);
   const snap = await ctx.api.graph.getState(threadConfig(id, checkpoint));
   if (checkpoint?.checkpoint_id && !exists(snap)) throw notFound(`Checkpoint ${checkpoint.checkpoint_id}`);
   return jsonResponse(applySelect(stateJson(snap), select));
@@ -83,8 +83,8 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
         }
         throw err;
       }
-      api.registry.mirrorState(id, await api.graph.getState(threadConfig(id)));
-      api.registry.setStatus(id, api.registry.hasInterrupts(api.registry.get(id)) ? "interrupted" : "idle", true);
+      await api.registry.mirrorState(id, await api.graph.getState(threadConfig(id)));
+      await api.registry.setStatus(id, api.registry.hasInterrupts(await api.registry.get(id)) ? "interrupted" : "idle", true);
       return { checkpoint: checkpointJson(config) };
     },
     () => {
@@ -103,7 +103,7 @@ export const updateState: Handler = async (ctx) => {
   const { api, params } = ctx;
   const body = readBody(ctx, stateUpdateSchema);
   const id = params.thread_id;
-  api.registry.get(id);
+  await api.registry.get(id);
   const values = body.values;
   if (values && "title" in values) {
     if (Object.keys(values).length !== 1) {
@@ -117,7 +117,7 @@ export const updateState: Handler = async (ctx) => {
 
 async function history(ctx: Parameters<Handler>[0], opts: { limit: number; before?: string | CheckpointRef; metadata?: Record<string, unknown>; checkpoint?: CheckpointRef; select?: string[] }) {
   const id = ctx.params.thread_id;
-  ctx.api.registry.get(id);
+  await ctx.api.registry.get(id);
   const before = typeof opts.before === "string" ? { checkpoint_id: opts.before } : opts.before;
   const out = [];
   for await (const snap of ctx.api.graph.getStateHistory(threadConfig(id, opts.checkpoint), {
@@ -146,4 +146,4 @@ export const regenerateTitle: Handler = async ({ api, params }) => jsonResponse(
 
 /** The title-model audit of a thread, newest first. */
 export const listTitleRequests: Handler = async ({ api, params, url }) =>
-  jsonResponse(api.registry.titleRequests(params.thread_id, intParam(url, "limit", 50, 1, 500), intParam(url, "offset", 0, 0, 1_000_000)));
+  jsonResponse(await api.registry.titleRequests(params.thread_id, intParam(url, "limit", 50, 1, 500), intParam(url, "offset", 0, 0, 1_000_000)));

@@ -32,32 +32,32 @@ export const createThread: Handler = async (ctx) => {
   const { api } = ctx;
   const body = readBody(ctx, threadCreateSchema);
   const { filters, value } = ctx.authz;
-  const existing = body.thread_id ? api.registry.find(body.thread_id) : undefined;
+  const existing = body.thread_id ? await api.registry.find(body.thread_id) : undefined;
   // Someone else's id: "already exists", as the LangGraph server says, and never their thread.
   if (existing && !matchesFilters(JSON.parse(existing.metadata || "{}"), filters)) throw conflict(`Thread ${body.thread_id} already exists`);
-  const row = api.registry.create({ threadId: body.thread_id, metadata: value.metadata ?? body.metadata, ifExists: body.if_exists });
+  const row = await api.registry.create({ threadId: body.thread_id, metadata: value.metadata ?? body.metadata, ifExists: body.if_exists });
   return jsonResponse(api.registry.threadJson(row));
 };
 
-export const getThread: Handler = ({ api, params }) => jsonResponse(api.registry.threadJson(api.registry.get(params.thread_id)));
+export const getThread: Handler = async ({ api, params }) => jsonResponse(api.registry.threadJson(await api.registry.get(params.thread_id)));
 
 export const patchThread: Handler = async (ctx) => {
   const { api, req, params } = ctx;
   const body = readBody(ctx, threadPatchSchema);
-  api.registry.get(params.thread_id);
+  await api.registry.get(params.thread_id);
   // The rules' copy of the patch: they keep `owner` from being changed.
   const patch = body.metadata ? (ctx.authz.value.metadata ?? body.metadata) : undefined;
-  const row = patch ? api.registry.patchMetadata(params.thread_id, patch) : api.registry.get(params.thread_id);
+  const row = patch ? await api.registry.patchMetadata(params.thread_id, patch) : await api.registry.get(params.thread_id);
   if (req.headers.get("prefer") === "return=minimal") return new Response(null, { status: 204 });
   return jsonResponse(api.registry.threadJson(row));
 };
 
 export const deleteThread: Handler = async ({ api, params }) => {
   const id = params.thread_id;
-  api.registry.get(id);
+  await api.registry.get(id);
   const release = await api.runs.drain(id);
   try {
-    api.q.deleteThread(id); // checkpoints and registry rows in one transaction
+    await api.q.deleteThread(id); // checkpoints and registry rows in one transaction
   } finally {
     release();
   }
@@ -85,7 +85,7 @@ export const searchThreads: Handler = async (ctx) => {
     extract,
     authFilters: ctx.authz.filters,
   };
-  const rows = api.registry.search(query);
+  const rows = await api.registry.search(query);
   // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
   return jsonResponse(
     rows.map((r) => api.registry.threadJson(r, { select, extract })),
@@ -98,7 +98,7 @@ export const countThreads: Handler = async (ctx) => {
   const { api } = ctx;
   const body = readBody(ctx, threadCountSchema);
   const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
-  const n = api.registry.count({
+  const n = await api.registry.count({
     metadata,
     values: body.values,
     status: body.status,
@@ -116,7 +116,7 @@ export const countThreads: Handler = async (ctx) => {
 
 /** Like the LangGraph server: `threads:read` on the source (the router), then `threads:create` for the copy. */
 export const copyThreadHandler: Handler = async ({ api, params, user }) => {
-  const source = api.registry.get(params.thread_id);
+  const source = await api.registry.get(params.thread_id);
   const value = { metadata: JSON.parse(source.metadata || "{}") as Record<string, unknown> };
   await api.auth.rules.authorize(user, "threads:create", value);
   const row = await copyThread(api, params.thread_id, value.metadata);

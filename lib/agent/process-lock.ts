@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import pg from "pg";
+
+/** A second process on a database this one serves. */
+export class DatabaseInUseError extends Error {
+  name = "DatabaseInUseError";
+}
+
+/** The one sentence both databases use when a second process is refused. */
+export const inUseMessage = (what: string, holder: string) =>
+  `${what} is already served by another Threadline process (${holder}). The embedded server runs its runs ` +
+  "in-process, so one process serves one database; for more than one process, put the app in front of a " +
+  "LangGraph server (LANGGRAPH_API_URL, see the README).";
+
+const readPid = (file: string): number | null => {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, "utf8"), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * One Threadline process per SQLite file: `<file>.lock` holds the owner's pid, created exclusively.
+ * A lock whose process is gone (a crash, a kill -9) is stale and taken over, so nothing needs
+ * cleaning up by hand after a crash; the file is removed when this process exits.
+ */
+export function lockSqliteFile(dbPath: string): void {
+  const lockPath = `${dbPath}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: "wx" });
+      process.once("exit", () => {
+        if (readPid(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
+      });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const pid = readPid(lockPath);
+    if (pid === process.pid) return; // this process holds it already (a reopen)
+    if (pid != null && alive(pid)) throw new DatabaseInUseError(inUseMessage(dbPath, `pid ${pid}, lock file ${lockPath}`));
+    // Stale: its process is gone. Removed only if it still names that process (another starter may have won).
+    if (readPid(lockPath) === pid) fs.rmSync(lockPath, { force: true });
+  }
+  throw new DatabaseInUseError(inUseMessage(dbPath, `lock file ${lockPath}`));
+}
+
+/** One key for every Threadline process, per database (advisory locks are per database). */
+const ADVISORY_KEY = 0x7468_7264; // "thrd"
+
+/**
+ * One Threadline process per Postgres database: a session advisory lock, held on a connection of
+ * its own for the life of the process. The server frees it when that connection ends, so a crashed
+ * process leaves nothing behind. Returns the release (tests, shutdown).
+ */
+export async function lockPostgres(connectionString: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  // The lock lives as long as this connection; an error on it must not crash the process.
+  client.on("error", (err) => console.error("[store] the one-process lock's connection failed; the lock may be lost", err.message));
+  const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ADVISORY_KEY]);
+  if (!rows[0]?.ok) {
+    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+    await client.end();
+    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock"));
+  }
+  return () => client.end();
+}

@@ -1,0 +1,289 @@
+import { sql, type Transaction } from "kysely";
+import type { RegistryDb, Store, StoreDialect } from "./db";
+import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, searchTerms } from "./search-terms";
+
+/**
+ * Versioned schema migrations, run at start on either database, each in one transaction and
+ * recorded in `tl_schema_migrations`. Append a migration to change the schema; never edit one that
+ * has shipped. Migration 1 is the schema as the first versioned release found it: on a file from an
+ * earlier release (tables there, no version table) it is idempotent and performs the upgrades
+ * that used to be done ad hoc at every start (added columns, activity order, the search index).
+ *
+ * The tables (both dialects):
+ * - tl_threads: one row per thread, the list's only source (search never reads checkpoints):
+ *   status, metadata, a values snapshot and the title projection (title, title_source).
+ *   `updated_at` moves on any change (LangGraph's meaning); `activity_at` only when the
+ *   conversation itself moves (created, a run starts or ends, a state update): the list's order.
+ *   `pin_pending` = a user rename accepted while a run was going that the checkpoint does not
+ *   have yet; the run manager (or restart repair) writes it in and clears the flag.
+ *   `sync_pending` = an idle-thread write (rename, regenerate, state update) is under way; it
+ *   writes the checkpoint first and the registry second, so a crash in between leaves this flag
+ *   for restart repair to re-sync the registry from the checkpoint.
+ * - tl_title_revisions: every title a thread has had with its search terms (search-terms.ts),
+ *   indexed (SQLite: FTS5 table tl_title_fts; Postgres: a tsvector column with a GIN index), so
+ *   title search finds a thread by its current and earlier titles.
+ * - tl_thread_activity: each thread's activity instants, so "order as of time T" is computable for
+ *   stable snapshot paging. Pruned to what an as-of query within the retention window needs.
+ * - tl_runs: run rows, so a restart can see what was pending or running when the process died.
+ * - tl_title_requests: the audit of every title-model request, deleted with its thread.
+ * - tl_api_keys: hashed API keys (lib/server/store/api-keys.ts).
+ * - tl_meta: key/value facts about the data (the search index's version).
+ */
+
+type Db = Transaction<RegistryDb>;
+interface Migration {
+  version: number;
+  name: string;
+  up: Record<StoreDialect, (db: Db) => Promise<void>>;
+}
+
+const run = async (db: Db, ddl: string) => {
+  for (const stmt of ddl.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await sql.raw(stmt).execute(db);
+};
+
+const SQLITE_TABLES = `
+CREATE TABLE IF NOT EXISTS tl_threads (
+  thread_id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  status TEXT NOT NULL DEFAULT 'idle',
+  values_json TEXT,
+  interrupts_json TEXT,
+  title TEXT,
+  title_source TEXT,
+  pin_pending INTEGER NOT NULL DEFAULT 0,
+  activity_at TEXT
+);
+CREATE INDEX IF NOT EXISTS tl_threads_updated ON tl_threads (updated_at, thread_id);
+CREATE INDEX IF NOT EXISTS tl_threads_created ON tl_threads (created_at, thread_id);
+CREATE INDEX IF NOT EXISTS tl_threads_status ON tl_threads (status);
+CREATE TABLE IF NOT EXISTS tl_title_revisions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  source TEXT,
+  at TEXT NOT NULL,
+  terms TEXT NOT NULL DEFAULT '',
+  UNIQUE (thread_id, title)
+);
+CREATE TABLE IF NOT EXISTS tl_thread_activity (
+  thread_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (thread_id, at)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tl_runs (
+  run_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  assistant_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  kwargs TEXT NOT NULL DEFAULT '{}',
+  multitask_strategy TEXT,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS tl_runs_thread ON tl_runs (thread_id, created_at);
+CREATE INDEX IF NOT EXISTS tl_runs_status ON tl_runs (status);
+CREATE TABLE IF NOT EXISTS tl_title_requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  model TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  system TEXT,
+  user TEXT NOT NULL,
+  max_tokens INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  title TEXT,
+  reason TEXT,
+  latency_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tl_title_requests_thread ON tl_title_requests (thread_id, id);
+CREATE TABLE IF NOT EXISTS tl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tl_api_keys (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  last_four TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS tl_api_keys_user ON tl_api_keys (user_id)
+`;
+
+/** Columns the unversioned releases added over time; ALTER TABLE has no IF NOT EXISTS in SQLite. */
+const SQLITE_ADDED_COLUMNS: { table: string; column: string; ddl: string }[] = [
+  { table: "tl_threads", column: "sync_pending", ddl: "ALTER TABLE tl_threads ADD COLUMN sync_pending INTEGER NOT NULL DEFAULT 0" },
+  { table: "tl_threads", column: "activity_at", ddl: "ALTER TABLE tl_threads ADD COLUMN activity_at TEXT" },
+  { table: "tl_title_revisions", column: "terms", ddl: "ALTER TABLE tl_title_revisions ADD COLUMN terms TEXT NOT NULL DEFAULT ''" },
+];
+
+const SQLITE_SEARCH_INDEX = `
+CREATE VIRTUAL TABLE tl_title_fts USING fts5(
+  terms, content='tl_title_revisions', content_rowid='id', tokenize="${SEARCH_TOKENIZER}"
+);
+CREATE TRIGGER tl_title_revisions_ai AFTER INSERT ON tl_title_revisions BEGIN
+  INSERT INTO tl_title_fts (rowid, terms) VALUES (new.id, new.terms);
+END;
+CREATE TRIGGER tl_title_revisions_ad AFTER DELETE ON tl_title_revisions BEGIN
+  INSERT INTO tl_title_fts (tl_title_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+END
+`;
+
+/**
+ * A new tokenizer or term rule (SEARCH_INDEX_VERSION) means every revision's terms and the whole
+ * index are rebuilt. Checked at every start, after the migrations: it is data, not schema.
+ */
+export async function ensureSearchIndex(db: Db, dialect: StoreDialect) {
+  const row = await db.selectFrom("tl_meta").select("value").where("key", "=", "search_index_version").executeTakeFirst();
+  if (row?.value === String(SEARCH_INDEX_VERSION)) return;
+  if (dialect === "sqlite") {
+    await run(db, "DROP TRIGGER IF EXISTS tl_title_revisions_ai;\nDROP TRIGGER IF EXISTS tl_title_revisions_ad;\nDROP TABLE IF EXISTS tl_title_fts");
+  }
+  for (const r of await db.selectFrom("tl_title_revisions").select(["id", "title"]).execute()) {
+    await db.updateTable("tl_title_revisions").set({ terms: searchTerms(dialect, r.title) }).where("id", "=", r.id).execute();
+  }
+  if (dialect === "sqlite") {
+    // The trigger bodies hold semicolons: created one by one.
+    for (const stmt of SQLITE_SEARCH_INDEX.split(/;\n(?=CREATE)/)) await sql.raw(stmt.trim()).execute(db);
+    await sql`INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')`.execute(db);
+  }
+  await db
+    .insertInto("tl_meta")
+    .values({ key: "search_index_version", value: String(SEARCH_INDEX_VERSION) })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: String(SEARCH_INDEX_VERSION) }))
+    .execute();
+}
+
+async function sqliteInitial(db: Db) {
+  await run(db, SQLITE_TABLES);
+  for (const { table, column, ddl } of SQLITE_ADDED_COLUMNS) {
+    const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
+    if (!cols.rows.some((c) => c.name === column)) await sql.raw(ddl).execute(db);
+  }
+  // Older builds did not tell activity from renames; their last touch is the best guess there is.
+  await sql`UPDATE tl_threads SET activity_at = updated_at WHERE activity_at IS NULL`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS tl_threads_activity ON tl_threads (activity_at, thread_id)`.execute(db);
+  await ensureSearchIndex(db, "sqlite");
+}
+
+/*
+ * Postgres: the same tables. Ids and instants compare byte-wise (COLLATE "C") as they do in
+ * SQLite, so list order and cursors agree across dialects. Title search: the terms column holds
+ * the folded terms (search-terms.ts), and the tsvector is built from them as they are
+ * (array_to_tsvector: no parser, so `c++` and emoji stay whole lexemes), GIN-indexed.
+ */
+const POSTGRES_TABLES = `
+CREATE TABLE tl_threads (
+  thread_id TEXT COLLATE "C" PRIMARY KEY,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  status TEXT NOT NULL DEFAULT 'idle',
+  values_json TEXT,
+  interrupts_json TEXT,
+  title TEXT,
+  title_source TEXT,
+  pin_pending INTEGER NOT NULL DEFAULT 0,
+  activity_at TEXT COLLATE "C",
+  sync_pending INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX tl_threads_updated ON tl_threads (updated_at, thread_id);
+CREATE INDEX tl_threads_created ON tl_threads (created_at, thread_id);
+CREATE INDEX tl_threads_activity ON tl_threads (activity_at, thread_id);
+CREATE INDEX tl_threads_status ON tl_threads (status);
+CREATE INDEX tl_threads_repair ON tl_threads (thread_id) WHERE status = 'busy' OR pin_pending = 1 OR sync_pending = 1;
+CREATE TABLE tl_title_revisions (
+  id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  thread_id TEXT COLLATE "C" NOT NULL,
+  title TEXT NOT NULL,
+  source TEXT,
+  at TEXT COLLATE "C" NOT NULL,
+  terms TEXT NOT NULL DEFAULT '',
+  terms_tsv tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(terms, ' '))) STORED,
+  UNIQUE (thread_id, title)
+);
+CREATE INDEX tl_title_revisions_search ON tl_title_revisions USING GIN (terms_tsv);
+CREATE TABLE tl_thread_activity (
+  thread_id TEXT COLLATE "C" NOT NULL,
+  at TEXT COLLATE "C" NOT NULL,
+  PRIMARY KEY (thread_id, at)
+);
+CREATE TABLE tl_runs (
+  run_id TEXT COLLATE "C" PRIMARY KEY,
+  thread_id TEXT COLLATE "C" NOT NULL,
+  assistant_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  kwargs TEXT NOT NULL DEFAULT '{}',
+  multitask_strategy TEXT,
+  error TEXT
+);
+CREATE INDEX tl_runs_thread ON tl_runs (thread_id, created_at);
+CREATE INDEX tl_runs_status ON tl_runs (status);
+CREATE TABLE tl_title_requests (
+  id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  thread_id TEXT COLLATE "C" NOT NULL,
+  at TEXT NOT NULL,
+  model TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  system TEXT,
+  "user" TEXT NOT NULL,
+  max_tokens INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  title TEXT,
+  reason TEXT,
+  latency_ms INTEGER NOT NULL
+);
+CREATE INDEX tl_title_requests_thread ON tl_title_requests (thread_id, id);
+CREATE TABLE tl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tl_api_keys (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  last_four TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX tl_api_keys_user ON tl_api_keys (user_id)
+`;
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "initial",
+    up: {
+      sqlite: sqliteInitial,
+      postgres: async (db) => {
+        await run(db, POSTGRES_TABLES);
+        await ensureSearchIndex(db, "postgres");
+      },
+    },
+  },
+];
+
+/** Applies every migration the database has not had yet, in order; returns the versions applied. */
+export async function migrate(store: Store): Promise<number[]> {
+  const applied: number[] = [];
+  await store.transaction(async () => {
+    const db = store.exec() as Db;
+    await sql`CREATE TABLE IF NOT EXISTS tl_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`.execute(db);
+    // Two processes starting at once on one Postgres database: the second waits here, then finds nothing to do.
+    if (store.dialect === "postgres") await sql`SELECT pg_advisory_xact_lock(hashtext('threadline:migrations'))`.execute(db);
+    const done = new Set((await sql<{ version: number }>`SELECT version FROM tl_schema_migrations`.execute(db)).rows.map((r) => Number(r.version)));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      await m.up[store.dialect](db);
+      await sql`INSERT INTO tl_schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${new Date().toISOString()})`.execute(db);
+      applied.push(m.version);
+    }
+    await ensureSearchIndex(db, store.dialect);
+  });
+  return applied;
+}
