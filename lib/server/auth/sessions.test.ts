@@ -3,6 +3,7 @@ import { createHarness, TEST_AUTH_SECRET, type Harness } from "../test-harness";
 import { guardConfigFromEnv } from "./request-guard";
 import { serveAuthRoute, serveKeySettings } from "./account-routes";
 import { SIGN_IN_LIMIT, SIGN_UP_LIMIT } from "./accounts";
+import { FAILED_SIGN_IN_LIMIT } from "./sign-in-limit";
 import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type IsolationTarget } from "./isolation-suite";
 import { authRequest, clientWithCookie, ORIGIN, PASSWORD, signUp } from "./session-testing";
 
@@ -163,6 +164,41 @@ describe("sign-in rate limit and logs", () => {
     }
     expect(logged.filter((l) => l.includes(wrong) || l.includes(PASSWORD))).toEqual([]);
   });
+
+  it(`${FAILED_SIGN_IN_LIMIT.max} failed sign-ins for one account, each from another IP, then 429 {detail} with Retry-After, even for the right password`, async () => {
+    const wrong = "not-ana-s-password";
+    const statuses: number[] = [];
+    // Each request from a fresh IP (authRequest's default): better-auth's per-IP limiter never bites.
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max; i++) {
+      statuses.push((await authRequest(h.api, "/sign-in/email", { email: i % 2 ? "ana@example.com" : "ANA@Example.com", password: wrong })).status);
+    }
+    expect(statuses).toEqual(Array(FAILED_SIGN_IN_LIMIT.max).fill(401));
+    const limited = await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ detail: expect.stringContaining("Too many failed sign-ins") });
+    const wait = Number(limited.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(FAILED_SIGN_IN_LIMIT.windowSeconds - 60);
+    expect(wait).toBeLessThanOrEqual(FAILED_SIGN_IN_LIMIT.windowSeconds);
+    // Another account is not affected, and its success clears nothing of Ana's.
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ben@example.com", password: PASSWORD })).status).toBe(200);
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(429);
+  }, 30_000);
+
+  it("a parallel burst of guesses is counted as it starts: at most the limit reach a password check", async () => {
+    const burst = await Promise.all(
+      Array.from({ length: FAILED_SIGN_IN_LIMIT.max + 5 }, () => authRequest(h.api, "/sign-in/email", { email: "ben@example.com", password: "guess-guess-guess" })),
+    );
+    const statuses = burst.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(FAILED_SIGN_IN_LIMIT.max).fill(401), ...Array(5).fill(429)]);
+  }, 30_000);
+
+  it("a success clears the account's failures; an attempt refused before the password check (too long) is not counted", async () => {
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max - 1; i++) await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "wrong-wrong-wrong" });
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max - 1; i++) await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "wrong-wrong-wrong" });
+    for (let i = 0; i < 3; i++) expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "x".repeat(200) })).status).toBe(400);
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(200);
+  }, 30_000);
 
   it(`sign-up is limited too: ${SIGN_UP_LIMIT.max} from one IP, then 429`, async () => {
     const ip = "10.201.0.8";
