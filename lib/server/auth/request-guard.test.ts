@@ -51,10 +51,25 @@ describe("cross-site requests", () => {
     expect(await h.client.threads.search()).toEqual([]);
   });
 
-  it("lets same-origin writes, writes without Origin (SDK from Node) and API-key writes through", async () => {
+  it("lets same-origin writes, cookieless writes without Origin (SDK from Node) and API-key writes through", async () => {
     expect((await send("/threads", { host, origin: "http://127.0.0.1:3000", ...json }, postJson)).status).toBe(200);
     expect((await send("/threads", { host, ...json }, postJson)).status).toBe(200);
     expect((await send("/threads", { host, origin: "https://ui.example", "x-api-key": "k", ...json }, postJson)).status).toBe(200);
+    expect((await send("/threads", { host, "x-api-key": "k", cookie: "better-auth.session_token=abc", ...json }, postJson)).status).toBe(200);
+  });
+
+  it("a write with the session cookie and no Origin is 403 {detail}, nothing created; reads without Origin pass", async () => {
+    for (const cookie of ["better-auth.session_token=abc", "theme=dark; __Secure-better-auth.session_token=abc"]) {
+      for (const method of ["POST", "PATCH", "PUT", "DELETE"]) {
+        const res = await send("/threads", { host, cookie, ...json }, { method, body: "{}" });
+        expect(res.status, `${method} ${cookie}`).toBe(403);
+        expect(await res.json()).toEqual({ detail: expect.stringContaining("Origin") });
+      }
+    }
+    expect(await h.client.threads.search()).toEqual([]);
+    expect((await send("/info", { host, cookie: "better-auth.session_token=abc" })).status).toBe(200);
+    // Another cookie that merely ends in the same name is not the session cookie.
+    expect((await send("/threads", { host, cookie: "my-better-auth.session_token=abc", ...json }, postJson)).status).toBe(200);
   });
 
   it("a text/plain POST with a session cookie is 415 (a form cannot smuggle JSON)", async () => {
@@ -95,5 +110,10 @@ describe("the strict form (sign-in and key settings: keysExempt false)", () => {
     expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg)?.status).toBe(204);
     expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg, { keysExempt: false })?.status).toBe(403);
     expect(guardRequest(req("POST", { origin: "http://127.0.0.1:3000" }), cfg, { keysExempt: false })).toBeNull();
+    // Without Origin, a cookie write is refused here too, and a key header does not excuse it.
+    const cookie = "better-auth.session_token=abc";
+    expect(guardRequest(req("POST", { cookie, "x-api-key": "k" }), cfg, { keysExempt: false })?.status).toBe(403);
+    expect(guardRequest(req("POST", { cookie, "x-api-key": "k" }), cfg)).toBeNull();
+    expect(guardRequest(req("POST", {}), cfg, { keysExempt: false })).toBeNull(); // a sign-in has no cookie yet
   });
 });

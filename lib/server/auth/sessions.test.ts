@@ -13,8 +13,10 @@ let a: { id: string; cookie: string };
 let b: { id: string; cookie: string };
 let t: IsolationTarget;
 
+/** As a browser on our pages sends it: the cookie, and Origin (a test may override or drop it). */
 const raw = (path: string, cookie: string | null, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
+  const headers = new Headers({ origin: ORIGIN, ...Object.fromEntries(new Headers(init.headers)) });
+  if (headers.get("origin") === "") headers.delete("origin");
   if (cookie) headers.set("cookie", cookie);
   return h.api.serve(new Request(`${ORIGIN}/api/langgraph${path}`, { ...init, headers }));
 };
@@ -97,6 +99,17 @@ describe("no identity, cross-site bodies and origins with a real session cookie"
     const withKeyHeader = await authRequest(h.api, "/sign-out", {}, { cookie: a.cookie, "x-api-key": "anything", ...evil });
     expect(withKeyHeader.status).toBe(403);
     expect(await t.a.threads.search({ limit: 10 })).toEqual([]);
+  });
+
+  it("a write with the session cookie and no Origin → 403 {detail} on the API and /api/auth, nothing changed", async () => {
+    const res = await raw("/threads", a.cookie, jsonPost({ metadata: { x: 1 } }, { origin: "" }));
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ detail: expect.stringContaining("Origin") });
+    const signOut = await serveAuthRoute(h.api, new Request(`${ORIGIN}/api/auth/sign-out`, { ...jsonPost({}), headers: { cookie: a.cookie, "Content-Type": "application/json" } }));
+    expect(signOut.status).toBe(403);
+    // Still signed in, and nothing was created; the same write with Origin passes.
+    expect(await t.a.threads.search({ limit: 10 })).toEqual([]);
+    expect((await raw("/threads", a.cookie, jsonPost({}))).status).toBe(200);
   });
 
   it("a key header is judged alone: a bad key beside a good cookie is 401, not the cookie's user", async () => {
