@@ -117,3 +117,42 @@ describe("the strict form (sign-in and key settings: keysExempt false)", () => {
     expect(guardRequest(req("POST", {}), cfg, { keysExempt: false })).toBeNull(); // a sign-in has no cookie yet
   });
 });
+
+describe("CORS in accounts mode, with real keys", () => {
+  let acc: Harness;
+  beforeEach(() => {
+    acc = createHarness({ authMode: "accounts", guard: guardConfigFromEnv({ THREADLINE_CORS_ORIGINS: "https://ui.example" }) });
+  });
+  afterEach(() => acc.close());
+  const host = "127.0.0.1:3000";
+  const call = (origin: string, key: string, method = "POST") =>
+    acc.api.serve(new Request(`http://${host}/api/langgraph/threads/search`, { method, headers: { host, origin, "x-api-key": key, ...json }, body: method === "POST" ? "{}" : undefined }));
+
+  it("a listed origin: a valid key → 200, an unknown or revoked key → 401 {detail} the page can read", async () => {
+    const { key } = acc.api.auth.keys.create("user-a", "ui");
+    const ok = await call("https://ui.example", key);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    const unknown = await call("https://ui.example", "tl_unknown-key");
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(await unknown.json()).toEqual({ detail: expect.stringContaining("API key") });
+    const [listed] = acc.api.auth.keys.list("user-a");
+    expect(acc.api.auth.keys.revoke("user-a", listed.id)).toBe(true);
+    const revoked = await call("https://ui.example", key);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(revoked.headers.get("access-control-expose-headers")).toMatch(/Content-Location/);
+  });
+
+  it("an unlisted origin with a valid key → 403 {detail}, no CORS headers, nothing created", async () => {
+    const { key } = acc.api.auth.keys.create("user-a", "ui");
+    for (const method of ["POST", "GET"]) {
+      const res = await acc.api.serve(new Request(`http://${host}/api/langgraph/threads`, { method, headers: { host, origin: "https://other.example", "x-api-key": key, ...json }, body: method === "POST" ? "{}" : undefined }));
+      expect(res.status, method).toBe(403);
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+      expect(await res.json()).toEqual({ detail: expect.stringContaining("THREADLINE_CORS_ORIGINS") });
+    }
+    expect(await acc.clientWithKey(key).threads.search()).toEqual([]);
+  });
+});

@@ -100,7 +100,9 @@ export function guardRequest(req: Request, cfg: GuardConfig, opts: { keysExempt?
       },
     });
   }
-  // A browser sends a key header cross-origin only after a preflight we allowed; keys are not ambient.
+  // A browser sends a key header cross-origin only after a preflight we allowed; keys are not
+  // ambient. A key from an origin we never listed is not one of our browser clients: refused.
+  if (crossOrigin && keysExempt && hasApiKey(req) && !cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
   if (SAFE_METHODS.has(req.method) || (keysExempt && hasApiKey(req))) return null; // reads: the browser keeps a cross-origin answer from the page (no CORS headers)
   if (crossOrigin) return refuse(403, `Cross-origin request from ${origin} refused`);
   if (origin == null && carriesSessionCookie(req)) return refuse(403, "A write with a session cookie needs a same-origin Origin header");

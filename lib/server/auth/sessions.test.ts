@@ -42,7 +42,7 @@ describe("isolation when users are identified by better-auth session cookies", (
     const before = await snapshotOf(t.a, seeded.id);
     expect(before.metadata).toMatchObject({ owner: a.id, topic: "porto-trip" });
     const outcomes = await attemptsOfB(t, seeded);
-    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, k === "createSameId" ? "409" : "404"]));
+    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, "404"]));
     expect(outcomes).toEqual(expected);
     expect(await snapshotOf(t.a, seeded.id)).toEqual(before);
   }, 60_000);
