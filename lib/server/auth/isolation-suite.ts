@@ -74,6 +74,9 @@ export async function snapshotOf(client: Client, id: string) {
   };
 }
 
+/** The SDK's checkpoint object: passing one (not a string id) makes getState POST /state/checkpoint. */
+const checkpointAt = (threadId: string, checkpointId: string) => ({ thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null });
+
 /** Every route B might use on A's thread; the expected outcome is 404 unless a server says otherwise. */
 export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: string; checkpointId: string }) {
   const { b } = t;
@@ -89,7 +92,7 @@ export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: st
     state: await outcome(() => b.threads.getState(id)),
     stateAtCheckpoint: await outcome(() => b.threads.getState(id, checkpointId)),
     // A checkpoint object (not a string id) makes the SDK POST /state/checkpoint.
-    stateAtCheckpointPost: await outcome(() => b.threads.getState(id, { checkpoint_id: checkpointId })),
+    stateAtCheckpointPost: await outcome(() => b.threads.getState(id, checkpointAt(id, checkpointId))),
     rename: await outcome(() => t.rename(b, id, "Mine now")),
     history: await outcome(() => b.threads.getHistory(id)),
     historyGet: await rawStatus(`/threads/${id}/history`),
@@ -110,7 +113,7 @@ export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: st
   out.runCancelViaOwnThread = await outcome(() => b.runs.cancel(own.thread_id, runId));
   // A's checkpoint id under B's own thread: checkpoints are looked up within that thread too.
   out.checkpointViaOwnThread = await outcome(() => b.threads.getState(own.thread_id, checkpointId));
-  out.checkpointPostViaOwnThread = await outcome(() => b.threads.getState(own.thread_id, { checkpoint_id: checkpointId }));
+  out.checkpointPostViaOwnThread = await outcome(() => b.threads.getState(own.thread_id, checkpointAt(own.thread_id, checkpointId)));
   await b.threads.delete(own.thread_id);
   if (t.threadlineRoutes) {
     out.titleRegenerate = await rawStatus(`/threads/${id}/title/regenerate`, json("POST", {}));
