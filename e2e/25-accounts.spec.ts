@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { Client } from "@langchain/langgraph-sdk";
+import { SIGN_IN_LIMIT } from "../lib/server/auth/accounts";
+import { FAILED_SIGN_IN_LIMIT } from "../lib/server/auth/sign-in-limit";
 import { AccountMenu, ApiKeysPage, AuthPage } from "./pages/AccountPages";
 import { expect, test } from "./support";
 
@@ -16,26 +18,28 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const PASSWORD_A = "ana-secret-passphrase-1";
 const PASSWORD_B = "ben-secret-passphrase-2";
 
-let server: { stop: () => void; exited: Promise<unknown>; output: () => string } | null = null;
+type Server = { stop: () => void; exited: Promise<unknown>; output: () => string };
+let server: Server | null = null;
 let dataDir = "";
 
 // Serial on one server. better-auth allows 5 sign-ins per IP per minute: these tests make 4.
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 test.use({ baseURL: BASE });
 
-test.beforeAll(async () => {
-  // Fresh per start (a retried group starts again with nobody signed up).
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-accounts-e2e-"));
-  const child = spawn("node_modules/.bin/next", ["start", "-H", "127.0.0.1", "-p", String(PORT)], {
+/** `next start` in accounts mode on `port` with a fresh DATA_DIR, ready when /info answers. */
+async function startAccountsServer(port: number, dir: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn("node_modules/.bin/next", ["start", "-H", "127.0.0.1", "-p", String(port)], {
     env: {
       ...process.env,
       THREADLINE_AUTH: "accounts",
-      DATA_DIR: dataDir,
+      DATA_DIR: dir,
       OFFLINE_MODEL_DELAY_MS: "5",
       NEXT_TELEMETRY_DISABLED: "1",
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
       THREADLINE_CORS_ORIGINS: "",
+      THREADLINE_TRUSTED_PROXY_HEADER: "",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -44,8 +48,15 @@ test.beforeAll(async () => {
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  server = { exited, output: () => output, stop: () => child.exitCode == null && child.pid && process.kill(-child.pid, "SIGTERM") };
-  await expect.poll(async () => (await fetch(`${BASE}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+  const started: Server = { exited, output: () => output, stop: () => child.exitCode == null && child.pid && process.kill(-child.pid, "SIGTERM") };
+  await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+  return started;
+}
+
+test.beforeAll(async () => {
+  // Fresh per start (a retried group starts again with nobody signed up).
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-accounts-e2e-"));
+  server = await startAccountsServer(PORT, dataDir);
 });
 
 test.afterAll(async () => {
@@ -168,4 +179,51 @@ test("a forged session cookie gets past the proxy's presence check, not past the
     await expect(page.getByTestId("sidebar")).toHaveCount(0);
   }
   expect(await (await page.request.get(`/c/${threadOfA}`)).text()).not.toContain("Porto");
+});
+
+/** A raw sign-in or sign-up as a script would send it, with the client headers given. */
+async function authPost(base: string, route: "sign-in" | "sign-up", body: Record<string, string>, headers: Record<string, string>) {
+  return fetch(`${base}/api/auth/${route}/email`, { method: "POST", headers: { "Content-Type": "application/json", Origin: base, ...headers }, body: JSON.stringify(body) });
+}
+let ipCounter = 0;
+/** A different made-up client address per call: what a script rotating X-Forwarded-For sends. */
+const nextIp = () => `198.51.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+
+test(`rotating X-Forwarded-For does not reset the sign-in limit: ${FAILED_SIGN_IN_LIMIT.max} bad passwords for one account, then 429, even for the right one`, async () => {
+  const email = "cara@example.com";
+  expect((await authPost(BASE, "sign-up", { name: "Cara", email, password: PASSWORD_A }, { "X-Forwarded-For": nextIp() })).status).toBe(200);
+  const statuses: number[] = [];
+  for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max; i++) {
+    statuses.push((await authPost(BASE, "sign-in", { email, password: "a-wrong-guess-" + i }, { "X-Forwarded-For": nextIp() })).status);
+  }
+  // Each from a "new" IP: better-auth's per-IP limit (5 a minute) never bit, the per-account count did.
+  expect(statuses).toEqual(Array(FAILED_SIGN_IN_LIMIT.max).fill(401));
+  const limited = await authPost(BASE, "sign-in", { email, password: "another-guess" }, { "X-Forwarded-For": nextIp() });
+  expect(limited.status).toBe(429);
+  expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect(await limited.json()).toEqual({ detail: expect.stringContaining("Too many failed sign-ins") });
+  const right = await authPost(BASE, "sign-in", { email: "Cara@Example.com", password: PASSWORD_A }, { "X-Forwarded-For": nextIp() });
+  expect(right.status).toBe(429);
+  expect(right.headers.getSetCookie()).toEqual([]);
+});
+
+test("THREADLINE_TRUSTED_PROXY_HEADER: the per-IP limit keys on the proxy's header, not on X-Forwarded-For", async () => {
+  const port = PORT + 1;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-accounts-proxy-e2e-"));
+  const proxied = await startAccountsServer(port, dir, { THREADLINE_TRUSTED_PROXY_HEADER: "x-real-ip" });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const statuses: number[] = [];
+    // One client behind the proxy (one X-Real-IP), rotating X-Forwarded-For and the email tried.
+    for (let i = 0; i <= SIGN_IN_LIMIT.max; i++) {
+      statuses.push((await authPost(base, "sign-in", { email: `nobody${i}@example.com`, password: "whatever-password" }, { "X-Real-IP": "203.0.113.9", "X-Forwarded-For": nextIp() })).status);
+    }
+    expect(statuses).toEqual([...Array(SIGN_IN_LIMIT.max).fill(401), 429]);
+    // Another client of the proxy still gets through.
+    expect((await authPost(base, "sign-in", { email: "nobody@example.com", password: "whatever-password" }, { "X-Real-IP": "203.0.113.10" })).status).toBe(401);
+  } finally {
+    proxied.stop();
+    await proxied.exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

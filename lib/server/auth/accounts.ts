@@ -1,8 +1,10 @@
 import type Database from "better-sqlite3";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { getMigrations } from "better-auth/db/migration";
 import { SqliteDialect, type Kysely } from "kysely";
 import type { Store } from "../store/db";
+import { accountKey, FailedSignIns } from "./sign-in-limit";
 
 /**
  * `THREADLINE_AUTH=accounts`: email + password accounts with better-auth, mounted at its default
@@ -31,7 +33,11 @@ export function accountsDatabaseFor(store: Store): AccountsDatabase {
   return { db: store.kysely as unknown as Kysely<unknown>, type: "postgres" } as AccountsDatabase;
 }
 
-/** Sign-in attempts allowed per client IP in a window (better-auth's limiter, in memory). */
+/**
+ * Sign-in attempts allowed per client IP in a window (better-auth's limiter, in memory). The IP
+ * is read from `x-forwarded-for` unless THREADLINE_TRUSTED_PROXY_HEADER names the header the
+ * deployment's proxy sets; failed sign-ins are also counted per account (sign-in-limit.ts).
+ */
 export const SIGN_IN_LIMIT = { window: 60, max: 5 };
 export const SIGN_UP_LIMIT = { window: 60, max: 10 };
 
@@ -44,6 +50,52 @@ export interface AccountsConfig {
   allowedHosts: Iterable<string>;
   /** Runs after a user row is committed (first-account adoption of local-mode threads). */
   onUserCreated?: (userId: string) => void | Promise<void>;
+  /** Headers better-auth reads the client IP from; default: THREADLINE_TRUSTED_PROXY_HEADER, else x-forwarded-for. */
+  ipAddressHeaders?: string[];
+  /** The per-account count of failed sign-ins (a fresh one per instance by default). */
+  failedSignIns?: FailedSignIns;
+}
+
+/**
+ * `THREADLINE_TRUSTED_PROXY_HEADER` (e.g. `x-real-ip`, `cf-connecting-ip`; a comma list is read in
+ * order): the header a reverse proxy sets to the client's address, replacing whatever the client
+ * sent. Unset: better-auth's default, `x-forwarded-for`, which `next start` fills from the socket
+ * only when the client sent none (so on its own it is not a per-client key; see sign-in-limit.ts).
+ */
+export function ipAddressHeadersFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string[] | undefined {
+  const names = (env.THREADLINE_TRUSTED_PROXY_HEADER ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const n of names) {
+    if (!/^[a-z0-9-]+$/.test(n)) throw new Error(`THREADLINE_TRUSTED_PROXY_HEADER must list header names (got ${JSON.stringify(n)})`);
+  }
+  return names.length ? names : undefined;
+}
+
+const SIGN_IN_PATH = "/sign-in/email";
+
+/**
+ * better-auth hooks that run the per-account count around its own sign-in endpoint. Hooks see the
+ * endpoint's canonical path and the body as better-auth parsed it, so no spelling of the URL or
+ * the body reaches a password check uncounted. better-auth's per-IP limiter runs before them.
+ */
+function failedSignInHooks(counter: FailedSignIns): NonNullable<BetterAuthOptions["hooks"]> {
+  const keyOf = (ctx: { path?: string; body?: unknown }) =>
+    ctx.path === SIGN_IN_PATH ? accountKey((ctx.body as { email?: unknown } | undefined)?.email) : null;
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      const key = keyOf(ctx);
+      if (!key) return;
+      const wait = counter.begin(key);
+      if (wait == null) return;
+      throw new APIError("TOO_MANY_REQUESTS", { detail: `Too many failed sign-ins for this account: try again in ${wait} s` }, { "Retry-After": String(wait) });
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      const key = keyOf(ctx);
+      if (!key) return;
+      const returned = ctx.context.returned;
+      if (!isAPIError(returned)) counter.succeeded(key);
+      else if (returned.statusCode !== 401) counter.giveBack(key); // not a wrong password (a malformed email, say)
+    }),
+  };
 }
 
 export interface SessionUser {
@@ -88,7 +140,9 @@ export function accountsOptions(cfg: AccountsConfig): BetterAuthOptions {
       max: 100,
       customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-up/email": SIGN_UP_LIMIT },
     },
+    hooks: failedSignInHooks(cfg.failedSignIns ?? new FailedSignIns()),
     advanced: {
+      ipAddress: { ipAddressHeaders: cfg.ipAddressHeaders ?? ipAddressHeadersFromEnv() },
       // httpOnly + SameSite=Lax are better-auth's defaults, stated here so a change is deliberate;
       // Secure whenever the deployment is served over HTTPS (BETTER_AUTH_URL=https://…).
       useSecureCookies: baseURL?.startsWith("https://") ?? false,

@@ -48,10 +48,19 @@ describe("the same auth rules served by langgraph dev", () => {
     const before = await snapshotOf(t.a, a.id);
     expect(before.metadata).toMatchObject({ owner: "user-a", topic: "porto-trip" });
     const outcomes = await attemptsOfB(t, a);
-    // LangGraph's own answers where they are not 404 (the embedded API says 404): a copy of a
-    // hidden thread is a 409 "not found", and joining A's run through B's own thread returns B's
-    // own (empty) values. Neither holds anything of A's thread ("200:LEAK" would say so).
-    const langgraphAnswers: Record<string, string> = { createSameId: "409", copy: "409", runJoinViaOwnThread: "200" };
+    // LangGraph's own answers where they are not 404 (the embedded API says 404): a create with
+    // A's id is that server's 409 "already exists" (the embedded API answers 404, see
+    // handlers/threads.ts), a copy of a hidden thread is a 409 "not found", and joining A's run or
+    // reading A's checkpoint id through B's own thread returns B's own (empty) values. None holds
+    // anything of A's thread ("200:LEAK" would say so).
+    const langgraphAnswers: Record<string, string> = {
+      createSameId: "409",
+      createSameIdRaise: "409",
+      copy: "409",
+      runJoinViaOwnThread: "200",
+      checkpointViaOwnThread: "200",
+      checkpointPostViaOwnThread: "200",
+    };
     const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, langgraphAnswers[k] ?? "404"]));
     expect(outcomes).toEqual(expected);
     expect(await snapshotOf(t.a, a.id)).toEqual(before);

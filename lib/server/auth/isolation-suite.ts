@@ -74,6 +74,9 @@ export async function snapshotOf(client: Client, id: string) {
   };
 }
 
+/** The SDK's checkpoint object: passing one (not a string id) makes getState POST /state/checkpoint. */
+const checkpointAt = (threadId: string, checkpointId: string) => ({ thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null });
+
 /** Every route B might use on A's thread; the expected outcome is 404 unless a server says otherwise. */
 export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: string; checkpointId: string }) {
   const { b } = t;
@@ -83,10 +86,13 @@ export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: st
   const out: Record<string, string> = {
     get: await outcome(() => b.threads.get(id)),
     createSameId: await outcome(() => b.threads.create({ threadId: id, ifExists: "do_nothing" })),
+    createSameIdRaise: await outcome(() => b.threads.create({ threadId: id, ifExists: "raise" })),
     update: await outcome(() => b.threads.update(id, { metadata: { topic: "stolen" } })),
     copy: await outcome(() => b.threads.copy(id)),
     state: await outcome(() => b.threads.getState(id)),
     stateAtCheckpoint: await outcome(() => b.threads.getState(id, checkpointId)),
+    // A checkpoint object (not a string id) makes the SDK POST /state/checkpoint.
+    stateAtCheckpointPost: await outcome(() => b.threads.getState(id, checkpointAt(id, checkpointId))),
     rename: await outcome(() => t.rename(b, id, "Mine now")),
     history: await outcome(() => b.threads.getHistory(id)),
     historyGet: await rawStatus(`/threads/${id}/history`),
@@ -105,6 +111,9 @@ export async function attemptsOfB(t: IsolationTarget, a: { id: string; runId: st
   out.runGetViaOwnThread = await outcome(() => b.runs.get(own.thread_id, runId));
   out.runJoinViaOwnThread = await outcome(() => b.runs.join(own.thread_id, runId));
   out.runCancelViaOwnThread = await outcome(() => b.runs.cancel(own.thread_id, runId));
+  // A's checkpoint id under B's own thread: checkpoints are looked up within that thread too.
+  out.checkpointViaOwnThread = await outcome(() => b.threads.getState(own.thread_id, checkpointId));
+  out.checkpointPostViaOwnThread = await outcome(() => b.threads.getState(own.thread_id, checkpointAt(own.thread_id, checkpointId)));
   await b.threads.delete(own.thread_id);
   if (t.threadlineRoutes) {
     out.titleRegenerate = await rawStatus(`/threads/${id}/title/regenerate`, json("POST", {}));
@@ -130,6 +139,10 @@ export async function expectSearchesIsolated(t: IsolationTarget, aId: string) {
     expect(ids(await t.a.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toContain(aId);
     expect(ids(await t.b.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toEqual([]);
     expect(ids(await t.b.threads.search({ metadata: { $title_search: "Lisbon" }, limit: 100 }))).toEqual([]);
+    // The same through /threads/count.
+    expect(await t.a.threads.count({ metadata: { $title_search: "Porto" } })).toBe(1);
+    expect(await t.b.threads.count({ metadata: { $title_search: "Porto" } })).toBe(0);
+    expect(await t.b.threads.count({ metadata: { $title_search: "Lisbon" } })).toBe(0);
   }
   await t.b.threads.delete(mine.thread_id);
 }

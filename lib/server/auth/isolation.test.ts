@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { API_URL, createHarness, type Harness } from "../test-harness";
+import { Router } from "../http/router";
+import { buildRoutes } from "../http/routes";
 import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type IsolationTarget } from "./isolation-suite";
 
 let h: Harness;
@@ -31,7 +33,7 @@ describe("accounts mode: per-user isolation on the embedded API", () => {
     expect(before.metadata).toMatchObject({ owner: "user-a", topic: "porto-trip" });
 
     const outcomes = await attemptsOfB(t, a);
-    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, k === "createSameId" ? "409" : "404"]));
+    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, "404"]));
     expect(outcomes).toEqual(expected);
     expect(await snapshotOf(t.a, a.id)).toEqual(before);
   }, 60_000);
@@ -97,10 +99,43 @@ describe("local mode: one implicit user, nothing changes", () => {
 
 describe("the route table", () => {
   it("every route but /info raises a LangGraph auth event", async () => {
-    const { buildRoutes } = await import("../http/routes");
-    const { Router } = await import("../http/router");
     const r = buildRoutes(new Router());
     const missing = r.table.filter(([m, p]) => p !== "/info" && !r.eventOf(m, p));
     expect(missing).toEqual([]);
   });
+
+  it("the suite hits every thread- and run-scoped route as B on A's thread, and each answers 404", async () => {
+    // Every request the API answers, as route pattern, caller's key, thread and status.
+    type Hit = { route: string; key: string | null; thread: string | undefined; status: number };
+    const hits: Hit[] = [];
+    const handle = Router.prototype.handle;
+    const spy = vi.spyOn(Router.prototype, "handle").mockImplementation(async function (this: Router, api, req, segments) {
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const m = (this as unknown as { match(m: string, s: string[]): { route: { method: string; pattern: string } | null; params?: Record<string, string> } }).match(method, segments);
+      const key = req.headers.get("x-api-key");
+      const body = method === "POST" && m.route?.pattern === "/threads" ? ((await req.clone().json().catch(() => ({}))) as { thread_id?: string }) : {};
+      const res = await handle.call(this, api, req, segments);
+      if (m.route) hits.push({ route: `${m.route.method} ${m.route.pattern}`, key, thread: m.params?.thread_id ?? body.thread_id, status: res.status });
+      return res;
+    });
+    try {
+      const a = await seedThreadOfA(t);
+      await attemptsOfB(t, a);
+      // B on A's thread: which routes were hit, and what each answered.
+      const byB = new Map<string, Set<number>>();
+      for (const h of hits.filter((x) => x.key === t.keyB && x.thread === a.id)) byB.set(h.route, (byB.get(h.route) ?? new Set()).add(h.status));
+      // Thread- and run-scoped: every route with :thread_id, plus a create that names A's id.
+      const scoped = buildRoutes(new Router()).table.filter(([, p]) => p.includes(":thread_id")).map(([m, p]) => `${m} ${p}`);
+      const outcomes = Object.fromEntries([...scoped, "POST /threads"].map((r) => [r, [...(byB.get(r) ?? [])].join(",") || "not hit"]));
+      expect(outcomes).toEqual(Object.fromEntries([...scoped, "POST /threads"].map((r) => [r, "404"])));
+      // Deliberate exceptions, not scoped to one thread: /info and the assistants (shared, read-only),
+      // and /threads/search and /threads/count (narrowed, not refused: expectSearchesIsolated proves it).
+      const rest = buildRoutes(new Router()).table.map(([m, p]) => `${m} ${p}`).filter((r) => !scoped.includes(r) && r !== "POST /threads");
+      expect(rest.sort()).toEqual(
+        ["GET /info", "POST /assistants/search", "GET /assistants/:assistant_id", "GET /assistants/:assistant_id/graph", "GET /assistants/:assistant_id/schemas", "GET /assistants/:assistant_id/subgraphs", "POST /threads/search", "POST /threads/count"].sort(),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
 });

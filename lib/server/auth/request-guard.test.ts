@@ -51,10 +51,25 @@ describe("cross-site requests", () => {
     expect(await h.client.threads.search()).toEqual([]);
   });
 
-  it("lets same-origin writes, writes without Origin (SDK from Node) and API-key writes through", async () => {
+  it("lets same-origin writes, cookieless writes without Origin (SDK from Node) and API-key writes through", async () => {
     expect((await send("/threads", { host, origin: "http://127.0.0.1:3000", ...json }, postJson)).status).toBe(200);
     expect((await send("/threads", { host, ...json }, postJson)).status).toBe(200);
     expect((await send("/threads", { host, origin: "https://ui.example", "x-api-key": "k", ...json }, postJson)).status).toBe(200);
+    expect((await send("/threads", { host, "x-api-key": "k", cookie: "better-auth.session_token=abc", ...json }, postJson)).status).toBe(200);
+  });
+
+  it("a write with the session cookie and no Origin is 403 {detail}, nothing created; reads without Origin pass", async () => {
+    for (const cookie of ["better-auth.session_token=abc", "theme=dark; __Secure-better-auth.session_token=abc"]) {
+      for (const method of ["POST", "PATCH", "PUT", "DELETE"]) {
+        const res = await send("/threads", { host, cookie, ...json }, { method, body: "{}" });
+        expect(res.status, `${method} ${cookie}`).toBe(403);
+        expect(await res.json()).toEqual({ detail: expect.stringContaining("Origin") });
+      }
+    }
+    expect(await h.client.threads.search()).toEqual([]);
+    expect((await send("/info", { host, cookie: "better-auth.session_token=abc" })).status).toBe(200);
+    // Another cookie that merely ends in the same name is not the session cookie.
+    expect((await send("/threads", { host, cookie: "my-better-auth.session_token=abc", ...json }, postJson)).status).toBe(200);
   });
 
   it("a text/plain POST with a session cookie is 415 (a form cannot smuggle JSON)", async () => {
@@ -95,5 +110,49 @@ describe("the strict form (sign-in and key settings: keysExempt false)", () => {
     expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg)?.status).toBe(204);
     expect(guardRequest(req("OPTIONS", { origin: "https://ui.example" }), cfg, { keysExempt: false })?.status).toBe(403);
     expect(guardRequest(req("POST", { origin: "http://127.0.0.1:3000" }), cfg, { keysExempt: false })).toBeNull();
+    // Without Origin, a cookie write is refused here too, and a key header does not excuse it.
+    const cookie = "better-auth.session_token=abc";
+    expect(guardRequest(req("POST", { cookie, "x-api-key": "k" }), cfg, { keysExempt: false })?.status).toBe(403);
+    expect(guardRequest(req("POST", { cookie, "x-api-key": "k" }), cfg)).toBeNull();
+    expect(guardRequest(req("POST", {}), cfg, { keysExempt: false })).toBeNull(); // a sign-in has no cookie yet
+  });
+});
+
+describe("CORS in accounts mode, with real keys", () => {
+  let acc: Harness;
+  beforeEach(() => {
+    acc = createHarness({ authMode: "accounts", guard: guardConfigFromEnv({ THREADLINE_CORS_ORIGINS: "https://ui.example" }) });
+  });
+  afterEach(() => acc.close());
+  const host = "127.0.0.1:3000";
+  const call = (origin: string, key: string, method = "POST") =>
+    acc.api.serve(new Request(`http://${host}/api/langgraph/threads/search`, { method, headers: { host, origin, "x-api-key": key, ...json }, body: method === "POST" ? "{}" : undefined }));
+
+  it("a listed origin: a valid key → 200, an unknown or revoked key → 401 {detail} the page can read", async () => {
+    const { key } = await acc.api.auth.keys.create("user-a", "ui");
+    const ok = await call("https://ui.example", key);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    const unknown = await call("https://ui.example", "tl_unknown-key");
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(await unknown.json()).toEqual({ detail: expect.stringContaining("API key") });
+    const [listed] = await acc.api.auth.keys.list("user-a");
+    expect(await acc.api.auth.keys.revoke("user-a", listed.id)).toBe(true);
+    const revoked = await call("https://ui.example", key);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get("access-control-allow-origin")).toBe("https://ui.example");
+    expect(revoked.headers.get("access-control-expose-headers")).toMatch(/Content-Location/);
+  });
+
+  it("an unlisted origin with a valid key → 403 {detail}, no CORS headers, nothing created", async () => {
+    const { key } = await acc.api.auth.keys.create("user-a", "ui");
+    for (const method of ["POST", "GET"]) {
+      const res = await acc.api.serve(new Request(`http://${host}/api/langgraph/threads`, { method, headers: { host, origin: "https://other.example", "x-api-key": key, ...json }, body: method === "POST" ? "{}" : undefined }));
+      expect(res.status, method).toBe(403);
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+      expect(await res.json()).toEqual({ detail: expect.stringContaining("THREADLINE_CORS_ORIGINS") });
+    }
+    expect(await acc.clientWithKey(key).threads.search()).toEqual([]);
   });
 });

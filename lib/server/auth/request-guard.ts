@@ -9,6 +9,10 @@
  *   session cookie, or relying on "being on localhost") is refused. Requests with an API key are
  *   exempt: keys are never ambient, and a browser sends one cross-origin only after a preflight
  *   from an origin listed in THREADLINE_CORS_ORIGINS.
+ * - Cookie writes need an Origin: a state-changing request that carries the session cookie (and
+ *   no API key) must name our own origin. Browsers send Origin on every non-GET fetch and form
+ *   post, so only a non-browser client (or a stripped request) lacks one, and a cookie is a
+ *   browser's credential. Requests without the cookie (local mode, the SDK with a key) are unchanged.
  */
 export interface GuardConfig {
   /** Lowercase host names (no port), plus `host:port` entries that match only that port. */
@@ -56,6 +60,10 @@ export function hostAllowed(host: string | null, cfg: GuardConfig): boolean {
   return cfg.allowedHosts.has(name) || cfg.allowedHosts.has(full);
 }
 
+/** better-auth's session cookie, plain or with the `__Secure-` prefix it uses behind HTTPS. */
+const SESSION_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.session_token=/;
+export const carriesSessionCookie = (req: Request) => SESSION_COOKIE.test(req.headers.get("cookie") ?? "");
+
 const hasApiKey = (req: Request) => req.headers.has("x-api-key") || /^Bearer\s/i.test(req.headers.get("authorization") ?? "");
 
 const refuse = (status: number, detail: string, headers?: HeadersInit) =>
@@ -92,10 +100,13 @@ export function guardRequest(req: Request, cfg: GuardConfig, opts: { keysExempt?
       },
     });
   }
-  // A browser sends a key header cross-origin only after a preflight we allowed; keys are not ambient.
-  if (!crossOrigin || (keysExempt && hasApiKey(req))) return null;
-  if (SAFE_METHODS.has(req.method)) return null; // the browser keeps the answer from the page (no CORS headers)
-  return refuse(403, `Cross-origin request from ${origin} refused`);
+  // A browser sends a key header cross-origin only after a preflight we allowed; keys are not
+  // ambient. A key from an origin we never listed is not one of our browser clients: refused.
+  if (crossOrigin && keysExempt && hasApiKey(req) && !cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
+  if (SAFE_METHODS.has(req.method) || (keysExempt && hasApiKey(req))) return null; // reads: the browser keeps a cross-origin answer from the page (no CORS headers)
+  if (crossOrigin) return refuse(403, `Cross-origin request from ${origin} refused`);
+  if (origin == null && carriesSessionCookie(req)) return refuse(403, "A write with a session cookie needs a same-origin Origin header");
+  return null;
 }
 
 /** Adds CORS headers to an answer for a listed origin (the guard already required an API key). */

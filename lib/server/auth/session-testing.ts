@@ -41,7 +41,8 @@ export async function signUp(api: Api, email: string, password = PASSWORD) {
 export function clientWithCookie(api: Api, cookie: string): Client {
   return new Client({
     apiUrl: `${ORIGIN}/api/langgraph`,
-    defaultHeaders: { cookie },
+    // A browser's headers: the cookie, and the Origin it sends on every write.
+    defaultHeaders: { cookie, origin: ORIGIN },
     callerOptions: { maxRetries: 0, fetch: ((u: string | URL | Request, i?: RequestInit) => api.serve(new Request(u, i))) as typeof fetch },
   });
 }

@@ -3,6 +3,7 @@ import { createHarness, TEST_AUTH_SECRET, type Harness } from "../test-harness";
 import { guardConfigFromEnv } from "./request-guard";
 import { serveAuthRoute, serveKeySettings } from "./account-routes";
 import { SIGN_IN_LIMIT, SIGN_UP_LIMIT } from "./accounts";
+import { FAILED_SIGN_IN_LIMIT } from "./sign-in-limit";
 import { attemptsOfB, expectSearchesIsolated, seedThreadOfA, snapshotOf, type IsolationTarget } from "./isolation-suite";
 import { authRequest, clientWithCookie, ORIGIN, PASSWORD, signUp } from "./session-testing";
 
@@ -12,8 +13,10 @@ let a: { id: string; cookie: string };
 let b: { id: string; cookie: string };
 let t: IsolationTarget;
 
+/** As a browser on our pages sends it: the cookie, and Origin (a test may override or drop it). */
 const raw = (path: string, cookie: string | null, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
+  const headers = new Headers({ origin: ORIGIN, ...Object.fromEntries(new Headers(init.headers)) });
+  if (headers.get("origin") === "") headers.delete("origin");
   if (cookie) headers.set("cookie", cookie);
   return h.api.serve(new Request(`${ORIGIN}/api/langgraph${path}`, { ...init, headers }));
 };
@@ -39,7 +42,7 @@ describe("isolation when users are identified by better-auth session cookies", (
     const before = await snapshotOf(t.a, seeded.id);
     expect(before.metadata).toMatchObject({ owner: a.id, topic: "porto-trip" });
     const outcomes = await attemptsOfB(t, seeded);
-    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, k === "createSameId" ? "409" : "404"]));
+    const expected = Object.fromEntries(Object.keys(outcomes).map((k) => [k, "404"]));
     expect(outcomes).toEqual(expected);
     expect(await snapshotOf(t.a, seeded.id)).toEqual(before);
   }, 60_000);
@@ -96,6 +99,17 @@ describe("no identity, cross-site bodies and origins with a real session cookie"
     const withKeyHeader = await authRequest(h.api, "/sign-out", {}, { cookie: a.cookie, "x-api-key": "anything", ...evil });
     expect(withKeyHeader.status).toBe(403);
     expect(await t.a.threads.search({ limit: 10 })).toEqual([]);
+  });
+
+  it("a write with the session cookie and no Origin → 403 {detail} on the API and /api/auth, nothing changed", async () => {
+    const res = await raw("/threads", a.cookie, jsonPost({ metadata: { x: 1 } }, { origin: "" }));
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ detail: expect.stringContaining("Origin") });
+    const signOut = await serveAuthRoute(h.api, new Request(`${ORIGIN}/api/auth/sign-out`, { ...jsonPost({}), headers: { cookie: a.cookie, "Content-Type": "application/json" } }));
+    expect(signOut.status).toBe(403);
+    // Still signed in, and nothing was created; the same write with Origin passes.
+    expect(await t.a.threads.search({ limit: 10 })).toEqual([]);
+    expect((await raw("/threads", a.cookie, jsonPost({}))).status).toBe(200);
   });
 
   it("a key header is judged alone: a bad key beside a good cookie is 401, not the cookie's user", async () => {
@@ -163,6 +177,41 @@ describe("sign-in rate limit and logs", () => {
     }
     expect(logged.filter((l) => l.includes(wrong) || l.includes(PASSWORD))).toEqual([]);
   });
+
+  it(`${FAILED_SIGN_IN_LIMIT.max} failed sign-ins for one account, each from another IP, then 429 {detail} with Retry-After, even for the right password`, async () => {
+    const wrong = "not-ana-s-password";
+    const statuses: number[] = [];
+    // Each request from a fresh IP (authRequest's default): better-auth's per-IP limiter never bites.
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max; i++) {
+      statuses.push((await authRequest(h.api, "/sign-in/email", { email: i % 2 ? "ana@example.com" : "ANA@Example.com", password: wrong })).status);
+    }
+    expect(statuses).toEqual(Array(FAILED_SIGN_IN_LIMIT.max).fill(401));
+    const limited = await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ detail: expect.stringContaining("Too many failed sign-ins") });
+    const wait = Number(limited.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(FAILED_SIGN_IN_LIMIT.windowSeconds - 60);
+    expect(wait).toBeLessThanOrEqual(FAILED_SIGN_IN_LIMIT.windowSeconds);
+    // Another account is not affected, and its success clears nothing of Ana's.
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ben@example.com", password: PASSWORD })).status).toBe(200);
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(429);
+  }, 30_000);
+
+  it("a parallel burst of guesses is counted as it starts: at most the limit reach a password check", async () => {
+    const burst = await Promise.all(
+      Array.from({ length: FAILED_SIGN_IN_LIMIT.max + 5 }, () => authRequest(h.api, "/sign-in/email", { email: "ben@example.com", password: "guess-guess-guess" })),
+    );
+    const statuses = burst.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(FAILED_SIGN_IN_LIMIT.max).fill(401), ...Array(5).fill(429)]);
+  }, 30_000);
+
+  it("a success clears the account's failures; an attempt refused before the password check (too long) is not counted", async () => {
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max - 1; i++) await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "wrong-wrong-wrong" });
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < FAILED_SIGN_IN_LIMIT.max - 1; i++) await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "wrong-wrong-wrong" });
+    for (let i = 0; i < 3; i++) expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: "x".repeat(200) })).status).toBe(400);
+    expect((await authRequest(h.api, "/sign-in/email", { email: "ana@example.com", password: PASSWORD })).status).toBe(200);
+  }, 30_000);
 
   it(`sign-up is limited too: ${SIGN_UP_LIMIT.max} from one IP, then 429`, async () => {
     const ip = "10.201.0.8";

@@ -78,17 +78,23 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
+const notJson = () => new ApiError(415, "Request bodies must be JSON: send Content-Type: application/json");
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
  * The request's JSON body, or undefined when it has none (bodiless POSTs like cancel).
  * Too large → 413, a non-JSON content type → 415, bad UTF-8 / JSON / nesting → 422.
+ * A write that declares a non-JSON type is 415 even when empty: a form always declares one, so
+ * "empty" must not be a way past the check. A write that declares no type and sends nothing (the
+ * SDK's cancel, a delete) is fine.
  */
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  const type = req.headers.get("content-type");
+  if (type != null && !READS.has(req.method) && !isJsonType(type)) throw notJson();
   if (!req.body) return undefined;
   const bytes = await readCapped(req.body, req.headers.get("content-length"), limit);
   if (bytes.byteLength === 0) return undefined;
-  if (!isJsonType(req.headers.get("content-type"))) {
-    throw new ApiError(415, "Request bodies must be JSON: send Content-Type: application/json");
-  }
+  if (!isJsonType(type)) throw notJson();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

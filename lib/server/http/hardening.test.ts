@@ -176,6 +176,27 @@ describe("limits", () => {
     const run = await h.client.runs.create(other, "agent", { input: human("x") });
     expect((await h.fetch(`/threads/${other}/runs/${run.run_id}/cancel?wait=1`, { method: "POST" })).status).toBe(204);
   });
+
+  it("a write that declares a non-JSON type is 415 even with an empty body; the SDK's bodiless calls still pass", async () => {
+    const own = (await h.client.threads.create()).thread_id;
+    const run = await h.client.runs.create(own, "agent", { input: human("x") });
+    const forms = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"];
+    for (const type of forms) {
+      for (const [method, path] of [["POST", "/threads"], ["POST", `/threads/${own}/runs/${run.run_id}/cancel`], ["DELETE", `/threads/${own}`]]) {
+        const r = await send(path, { method, headers: { "content-type": type } });
+        expect(r, `${method} ${path} ${type}`).toEqual({ status: 415, detail: expect.stringContaining("JSON") });
+      }
+    }
+    const before = await h.client.threads.count();
+    expect((await h.client.threads.get(own)).thread_id).toBe(own); // not deleted
+    expect((await send("/threads", { method: "POST", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect(await h.client.threads.count()).toBe(before); // nothing created
+    // A read may say what it likes; the SDK's cancel and delete send no type and no body.
+    expect((await send(`/threads/${own}`, { headers: { "content-type": "text/plain" } })).status).toBe(200);
+    await h.client.runs.cancel(own, run.run_id, true);
+    await h.client.threads.delete(own);
+    await expect(h.client.threads.get(own)).rejects.toMatchObject({ status: 404 });
+  });
 });
 
 describe("joining a run whose events are gone", () => {

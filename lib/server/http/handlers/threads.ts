@@ -1,6 +1,6 @@
 import { matchesFilters } from "../../auth/enforce";
 import { nowIso } from "../../store/clock";
-import { conflict, jsonResponse, unprocessable } from "../errors";
+import { jsonResponse, notFound, unprocessable } from "../errors";
 import { readBody, type Handler } from "../http";
 import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
 import type { ThreadQuery } from "../../store/search-sql";
@@ -33,8 +33,12 @@ export const createThread: Handler = async (ctx) => {
   const body = readBody(ctx, threadCreateSchema);
   const { filters, value } = ctx.authz;
   const existing = body.thread_id ? await api.registry.find(body.thread_id) : undefined;
-  // Someone else's id: "already exists", as the LangGraph server says, and never their thread.
-  if (existing && !matchesFilters(JSON.parse(existing.metadata || "{}"), filters)) throw conflict(`Thread ${body.thread_id} already exists`);
+  // Someone else's id: the same 404 every other route gives this caller for that thread (the
+  // router's wording), whatever `if_exists` says, and their thread is neither returned nor touched.
+  // (The LangGraph server says 409 "already exists", which confirms another user's thread.) Ids
+  // are global, so a create with a chosen id can still tell a free id from a taken one; thread ids
+  // are random UUIDs, so that only ever concerns an id the caller already holds.
+  if (existing && !matchesFilters(JSON.parse(existing.metadata || "{}"), filters)) throw notFound(`Thread ${body.thread_id}`);
   const row = await api.registry.create({ threadId: body.thread_id, metadata: value.metadata ?? body.metadata, ifExists: body.if_exists });
   return jsonResponse(api.registry.threadJson(row));
 };
