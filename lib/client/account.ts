@@ -22,10 +22,20 @@ async function postJson(path: string, body: unknown): Promise<Response> {
   return fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
 }
 
+/**
+ * "Too many attempts" with the wait the server asked for (`Retry-After`, in seconds): the per-IP
+ * limiter's is about a minute, the per-account one's up to a quarter of an hour.
+ */
+export function tooManyAttemptsText(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  const minutes = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 1;
+  return `Too many attempts. Wait ${minutes === 1 ? "a minute" : `${minutes} minutes`}, then try again.`;
+}
+
 /** A sentence for people, never the server's raw text for a failure we did not foresee. */
 async function failure(res: Response, what: "sign-in" | "sign-up" | "keys"): Promise<AccountError> {
   const body = (await res.json().catch(() => null)) as { message?: string; detail?: string } | null;
-  if (res.status === 429) return new AccountError(429, "Too many attempts. Wait a minute, then try again.");
+  if (res.status === 429) return new AccountError(429, tooManyAttemptsText(res.headers.get("retry-after")));
   if (what === "sign-in" && (res.status === 401 || res.status === 403)) return new AccountError(res.status, "Wrong email or password.");
   if (res.status >= 500 || !(body?.message || body?.detail)) return new AccountError(res.status, "Something went wrong. Try again.");
   return new AccountError(res.status, (body.message ?? body.detail)!);
