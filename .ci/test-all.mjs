@@ -29,6 +29,9 @@ const POSTGRES_SUITES = [
   "lib/server/titles/title-restore.test.ts",
   "lib/server/http/errors.test.ts",
   "lib/server/auth/request-guard.test.ts",
+  "lib/server/auth/sessions.test.ts",
+  "lib/server/auth/key-settings.test.ts",
+  "lib/server/auth/local-to-accounts.test.ts",
   "lib/agent/process-lock.test.ts",
 ];
 

@@ -130,7 +130,9 @@ export function createApi(deps: ApiDeps): Api {
 
 /** better-auth over the threads' database; the first account adopts local-mode threads. */
 function openAccounts(cfg: AccountsDeps, q: Queries, guard: GuardConfig, migrated: Promise<unknown>): Accounts {
+  // A sign-up can arrive before the registry's migrations are done (better-auth has its own).
   const adopt = async () => {
+    await migrated;
     const out = await q.adoptUnownedThreads();
     if (out?.adopted) console.log(`[auth] ${out.adopted} conversation(s) from local mode now belong to the first account`);
   };

@@ -40,7 +40,7 @@ describe("local → accounts", () => {
     try {
       await h.api.ready;
       // No account yet: nobody owns them, nobody can see them.
-      expect(h.db.prepare("SELECT COUNT(*) AS n FROM tl_threads WHERE json_type(metadata, '$.owner') IS NULL").get()).toEqual({ n: 2 });
+      for (const id of ids) expect(JSON.parse((await h.api.q.getThread(id))!.metadata).owner).toBeUndefined();
       const a = await signUp(h.api, "first@example.com");
       const b = await signUp(h.api, "second@example.com");
       const asA = clientWithCookie(h.api, a.cookie);
@@ -75,7 +75,7 @@ describe("local → accounts", () => {
     const again = createHarness({ dir, authMode: "accounts" });
     try {
       await again.api.ready;
-      const row = again.db.prepare<[string], { metadata: string }>("SELECT metadata FROM tl_threads WHERE thread_id = ?").get(later)!;
+      const row = (await again.api.q.getThread(later))!;
       expect(JSON.parse(row.metadata)).toEqual({ topic: "kept", graph_id: "agent", assistant_id: "agent", owner: a.id });
       expect((await clientWithCookie(again.api, a.cookie).threads.get(later)).thread_id).toBe(later);
     } finally {
@@ -85,12 +85,13 @@ describe("local → accounts", () => {
 
   it("without any account, adoption does nothing", async () => {
     const dir = dataDir();
-    await localThreads(dir, ["hello"]);
+    const ids = await localThreads(dir, ["hello"]);
     const h = createHarness({ dir, authMode: "accounts" });
     try {
       await h.api.ready;
       expect(await h.api.q.adoptUnownedThreads()).toBeNull();
-      const [row] = h.db.prepare<[], { metadata: string }>("SELECT metadata FROM tl_threads").all();
+      const [id] = ids;
+      const row = (await h.api.q.getThread(id))!;
       expect(JSON.parse(row.metadata)).toEqual({ topic: "kept", graph_id: "agent", assistant_id: "agent" });
     } finally {
       await h.close();
