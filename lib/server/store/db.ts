@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Generated, type Transactio
 import pg from "pg";
 import { connectionGate, type ConnectionGate } from "@/lib/agent/sqlite-gate";
 
-/** The registry's tables as Kysely sees them (schema.ts / migrations create them). */
+/** The registry's tables as Kysely sees them (migrations.ts creates them). */
 export interface ThreadsTable {
   thread_id: string;
   created_at: string;

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { sql } from "kysely";
-import { sqliteStore, type Store } from "./db";
+import { sql, type Selectable } from "kysely";
+import { sqliteStore, type RunsTable, type Store, type TitleRequestsTable } from "./db";
 import { buildThreadFilter, buildOrder, extractColumns, type ThreadQuery } from "./search-sql";
 import { searchTerms } from "./search-terms";
 
@@ -31,33 +31,10 @@ export interface ThreadRow {
   [extracted: `ex_${number}`]: string | null;
 }
 
-export interface RunRow {
-  run_id: string;
-  thread_id: string;
-  assistant_id: string;
-  status: RunStatus;
-  created_at: string;
-  updated_at: string;
-  metadata: string;
-  kwargs: string;
-  multitask_strategy: string | null;
-  error: string | null;
-}
+/** A run's row; the status column holds only these values. */
+export type RunRow = Omit<Selectable<RunsTable>, "status"> & { status: RunStatus };
 
-export interface TitleRequestRow {
-  id: number;
-  thread_id: string;
-  at: string;
-  model: string;
-  purpose: string;
-  system: string | null;
-  user: string;
-  max_tokens: number;
-  outcome: string;
-  title: string | null;
-  reason: string | null;
-  latency_ms: number;
-}
+export type TitleRequestRow = Selectable<TitleRequestsTable>;
 
 /** Activity older than this keeps only each thread's latest entry (as-of paging window). */
 const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
