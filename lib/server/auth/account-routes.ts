@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Api } from "../api";
-import { DEFAULT_BODY_LIMIT, isJsonType, readJsonBody } from "../http/body";
+import { assertJsonWrite, DEFAULT_BODY_LIMIT, readJsonBody } from "../http/body";
 import { ApiError, errorResponse, jsonResponse, zodMessage } from "../http/errors";
 import { guardRequest } from "./request-guard";
 
@@ -10,24 +10,6 @@ import { guardRequest } from "./request-guard";
  * the strict guard (no cross-origin pass for key headers, no CORS) and the same body rules as the
  * API: a state-changing request is JSON (415 otherwise) and same-origin (403 otherwise).
  */
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-/** 415 for a write whose body is not declared JSON (a cross-site `text/plain` or form post). */
-function requireJsonWrite(req: Request) {
-  if (!WRITES.has(req.method)) return;
-  const type = req.headers.get("content-type");
-  const length = Number(req.headers.get("content-length") ?? 0);
-  const hasBody = length > 0 || req.headers.has("transfer-encoding");
-  if ((type != null || hasBody) && !isJsonType(type)) {
-    throw new ApiError(415, "Request bodies must be JSON: send Content-Type: application/json");
-  }
-}
-
-/** A browser always sends Origin on a write; a write without one is not from our pages. */
-function requireOrigin(req: Request) {
-  if (WRITES.has(req.method) && !req.headers.get("origin")) throw new ApiError(403, "A same-origin Origin header is required");
-}
-
 const noAccounts = () => new ApiError(404, "Accounts are off: start the server with THREADLINE_AUTH=accounts");
 
 /** /api/auth/*: our guard and body rules, then better-auth's own handler. */
@@ -37,7 +19,7 @@ export async function serveAuthRoute(api: Api, req: Request): Promise<Response> 
   try {
     const accounts = api.auth.accounts;
     if (!accounts) throw noAccounts();
-    requireJsonWrite(req);
+    assertJsonWrite(req, "refuse");
     return await accounts.handler(req);
   } catch (err) {
     return errorResponse(err);
@@ -48,13 +30,12 @@ const createKeyBody = z.object({ name: z.string().trim().min(1).max(60) }).stric
 
 /** /api/account/keys (GET list, POST create) and /api/account/keys/{id} (DELETE revoke): a session only. */
 export async function serveKeySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {
-  const refused = guardRequest(req, api.auth.guard, { keysExempt: false });
+  const refused = guardRequest(req, api.auth.guard, { keysExempt: false, origin: "always" });
   if (refused) return refused;
   try {
     const accounts = api.auth.accounts;
     if (!accounts) throw noAccounts();
-    requireOrigin(req);
-    requireJsonWrite(req);
+    assertJsonWrite(req, "refuse");
     // A key must not mint or revoke keys: only a signed-in person manages them.
     const user = await accounts.sessionUser(req.headers);
     if (!user) throw new ApiError(401, "Sign in to manage API keys");

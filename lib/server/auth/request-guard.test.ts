@@ -116,6 +116,19 @@ describe("the strict form (sign-in and key settings: keysExempt false)", () => {
     expect(guardRequest(req("POST", { cookie, "x-api-key": "k" }), cfg)).toBeNull();
     expect(guardRequest(req("POST", {}), cfg, { keysExempt: false })).toBeNull(); // a sign-in has no cookie yet
   });
+
+  it('origin: "always" (key settings) refuses every write without Origin, cookie or not; reads and same-origin writes pass', async () => {
+    const { guardRequest } = await import("./request-guard");
+    const cfg = guardConfigFromEnv({});
+    const req = (method: string, headers: Record<string, string>) => new Request("http://127.0.0.1:3000/api/account/keys", { method, headers: { host: "127.0.0.1:3000", ...headers } });
+    const strict = { keysExempt: false, origin: "always" } as const;
+    const bare = guardRequest(req("POST", {}), cfg, strict);
+    expect(bare?.status).toBe(403);
+    expect(await bare?.json()).toEqual({ detail: "A same-origin Origin header is required" });
+    expect(guardRequest(req("DELETE", { "x-api-key": "k" }), cfg, strict)?.status).toBe(403);
+    expect(guardRequest(req("GET", {}), cfg, strict)).toBeNull();
+    expect(guardRequest(req("POST", { origin: "http://127.0.0.1:3000" }), cfg, strict)).toBeNull();
+  });
 });
 
 describe("CORS in accounts mode, with real keys", () => {

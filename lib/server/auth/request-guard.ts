@@ -76,8 +76,15 @@ const CORS_EXPOSE_HEADERS = "Content-Location, Location, X-Threadline-Server-Tim
  * null = let the request through; otherwise the answer to send (a 403, or a preflight's 204).
  * `host` is the Host header as the server received it. `keysExempt: false` (sign-in and the key
  * settings, which only a session may use): no cross-origin pass for a key header, no CORS.
+ * `origin: "always"` (the key settings, for a signed-in browser only): every write must name our
+ * origin, cookie or not; the default asks it of cookie-carrying writes.
  */
-export function guardRequest(req: Request, cfg: GuardConfig, opts: { keysExempt?: boolean } = {}): Response | null {
+export interface GuardOptions {
+  keysExempt?: boolean;
+  origin?: "always" | "with-cookie";
+}
+
+export function guardRequest(req: Request, cfg: GuardConfig, opts: GuardOptions = {}): Response | null {
   const keysExempt = opts.keysExempt ?? true;
   const host = req.headers.get("host") ?? new URL(req.url).host;
   if (!hostAllowed(host, cfg)) {
@@ -105,6 +112,7 @@ export function guardRequest(req: Request, cfg: GuardConfig, opts: { keysExempt?
   if (crossOrigin && keysExempt && hasApiKey(req) && !cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
   if (SAFE_METHODS.has(req.method) || (keysExempt && hasApiKey(req))) return null; // reads: the browser keeps a cross-origin answer from the page (no CORS headers)
   if (crossOrigin) return refuse(403, `Cross-origin request from ${origin} refused`);
+  if (origin == null && opts.origin === "always") return refuse(403, "A same-origin Origin header is required");
   if (origin == null && carriesSessionCookie(req)) return refuse(403, "A write with a session cookie needs a same-origin Origin header");
   return null;
 }

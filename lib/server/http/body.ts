@@ -82,6 +82,19 @@ const notJson = () => new ApiError(415, "Request bodies must be JSON: send Conte
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
+ * The header half of the body rule: a write that declares a non-JSON type is 415 even when
+ * empty (a form always declares one, so "empty" must not be a way past the check).
+ * `undeclaredBody: "refuse"` also refuses a body sent with no type, up front, for handlers that
+ * pass the body on unread (better-auth); readJsonBody checks that case after reading instead.
+ */
+export function assertJsonWrite(req: Request, undeclaredBody: "refuse" | "read-first" = "read-first"): void {
+  if (READS.has(req.method)) return;
+  const type = req.headers.get("content-type");
+  if (type != null && !isJsonType(type)) throw notJson();
+  if (type == null && undeclaredBody === "refuse" && (Number(req.headers.get("content-length") ?? 0) > 0 || req.headers.has("transfer-encoding"))) throw notJson();
+}
+
+/**
  * The request's JSON body, or undefined when it has none (bodiless POSTs like cancel).
  * Too large → 413, a non-JSON content type → 415, bad UTF-8 / JSON / nesting → 422.
  * A write that declares a non-JSON type is 415 even when empty: a form always declares one, so
@@ -89,8 +102,8 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * SDK's cancel, a delete) is fine.
  */
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  assertJsonWrite(req);
   const type = req.headers.get("content-type");
-  if (type != null && !READS.has(req.method) && !isJsonType(type)) throw notJson();
   if (!req.body) return undefined;
   const bytes = await readCapped(req.body, req.headers.get("content-length"), limit);
   if (bytes.byteLength === 0) return undefined;
