@@ -1,8 +1,13 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@langchain/langgraph-sdk";
 import { fallbackTitle } from "@/lib/title";
 import { startLanggraphDev, type LanggraphDevServer } from "@/lib/agent/testing/langgraph-dev-server";
 import { guardConfigFromEnv } from "../auth/request-guard";
+import { openRenameJournal } from "../store/rename-journal";
 import { createForwarder, type Forwarder } from "./forward";
 
 // The web app's forwarder (LANGGRAPH_API_URL mode) in front of `langgraph dev` serving this repo's
@@ -42,7 +47,17 @@ beforeAll(async () => {
   );
 }, 100_000);
 
-afterAll(() => server?.stop());
+const webServers: number[] = [];
+afterAll(() => {
+  for (const pid of webServers) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  server?.stop();
+});
 
 describe("the forwarder in front of langgraph dev", () => {
   it("streams a run through unbuffered, with SSE headers and our own run location", async () => {
@@ -106,6 +121,65 @@ describe("the forwarder in front of langgraph dev", () => {
     const later = await client.threads.getState<{ title: string; title_source: unknown }>(thread.thread_id);
     expect(later.values).toMatchObject({ title: "Lighthouse tales", title_source: { kind: "user" } });
   }, 90_000);
+
+  it("a rename still waiting when the web server is killed is written by the next one, from its journal", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-remote-restart-"));
+    // Web server #1: a real process (its own forwarder and journal); kill -9'd below.
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["lib/server/remote/testdata/rename-and-wait.ts"], {
+      env: { ...process.env, LANGGRAPH_API_URL: server!.apiUrl, DATA_DIR: dataDir, THREADLINE_AUTH: "local" },
+      stdio: ["pipe", "pipe", "inherit"],
+      detached: true,
+    });
+    webServers.push(child.pid!);
+    const lines: string[] = [];
+    const waiters: (() => void)[] = [];
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d;
+      while (out.includes("\n")) {
+        lines.push(out.slice(0, out.indexOf("\n")));
+        out = out.slice(out.indexOf("\n") + 1);
+        waiters.splice(0).forEach((w) => w());
+      }
+    });
+    const nextLine = async () => {
+      while (!lines.length) {
+        if (child.exitCode != null) throw new Error(`web server #1 exited ${child.exitCode}`);
+        await new Promise<void>((r) => waiters.push(r));
+      }
+      return lines.shift()!;
+    };
+    expect(await nextLine()).toBe("ready");
+    const client = sdk();
+    const thread = await client.threads.create();
+    const stream = client.runs.stream(thread.thread_id, "agent", {
+      input: { messages: [{ type: "human", content: "Tell me a long story about harbours at night" }] },
+      streamMode: ["values"],
+    });
+    const it = stream[Symbol.asyncIterator]();
+    for (;;) {
+      const { value } = await it.next();
+      if ((value?.data as { title?: string } | undefined)?.title) break;
+    }
+    child.stdin!.write(`${thread.thread_id} Harbour nights\n`);
+    const answer = await nextLine();
+    expect(JSON.parse(answer)).toMatchObject({ title: "Harbour nights", pending: true });
+    process.kill(-child.pid!, "SIGKILL");
+    while (!(await it.next()).done);
+    // Nobody is left to write it: the LangGraph server still has the run's own title.
+    const upstream = new Client({ apiUrl: server!.apiUrl });
+    expect((await upstream.threads.getState<{ title: string }>(thread.thread_id)).values.title).not.toBe("Harbour nights");
+    // Web server #2 on the same DATA_DIR takes it up at start and writes it.
+    const journal = openRenameJournal(path.join(dataDir, "pending-renames.sqlite"));
+    const next = createForwarder({ apiUrl: server!.apiUrl, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}) }, { journal });
+    expect(next.renames.size).toBe(1);
+    expect(await next.renames.settled(thread.thread_id)).toBe(true);
+    const after = await upstream.threads.getState<{ title: string; title_source: unknown }>(thread.thread_id);
+    expect(after.values).toMatchObject({ title: "Harbour nights", title_source: { kind: "user" } });
+    expect(journal.all()).toEqual([]);
+    journal.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
 
   it("an idle rename is written at once; an invalid one is a 422 and changes nothing", async () => {
     const client = sdk();

@@ -4,6 +4,7 @@ import { ApiError, errorResponse, jsonResponse } from "../http/errors";
 import type { ThreadlineUser } from "../auth/identity";
 import { guardRequest, withCors } from "../auth/request-guard";
 import type { RemoteConfig } from "./config";
+import type { RenameJournal } from "../store/rename-journal";
 import { PendingRenames, renameOf } from "./pending-renames";
 import { createUpstreamFetch, type UpstreamFetch } from "./upstream";
 
@@ -27,6 +28,8 @@ export interface ForwarderDeps {
   /** Who is calling, with accounts on (sessions or API keys); throws HTTPException(401) when nobody is. */
   resolveUser?: (req: Request) => Promise<ThreadlineUser>;
   fetch?: typeof fetch;
+  /** Where waiting renames survive a restart (lib/server/store/rename-journal); none = memory only. */
+  journal?: RenameJournal | null;
 }
 
 export interface Forwarder {
@@ -40,7 +43,9 @@ export interface Forwarder {
 
 export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}): Forwarder {
   const upstream: UpstreamFetch = createUpstreamFetch(config, deps.fetch);
-  const renames = new PendingRenames(upstream);
+  const renames = new PendingRenames(upstream, deps.journal ?? null);
+  const resumed = renames.resume();
+  if (resumed) console.log(`[remote] ${resumed} rename(s) left waiting by the previous process taken up again`);
 
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);

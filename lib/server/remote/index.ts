@@ -1,4 +1,7 @@
+import path from "node:path";
+import { dataDir } from "@/lib/agent/runtime";
 import { getApi } from "../app-api";
+import { openRenameJournal } from "../store/rename-journal";
 import { identify, type ThreadlineUser } from "../auth/identity";
 import { remoteConfigFromEnv } from "./config";
 import { createForwarder, type Forwarder } from "./forward";
@@ -19,7 +22,9 @@ export function getRemote(): Forwarder | null {
     const config = remoteConfigFromEnv();
     // With accounts on, the caller is identified here exactly as the embedded API would (a
     // better-auth session or an API key, both kept in DATA_DIR) and forwarded as a signed token.
-    g[key] = config ? createForwarder(config, { resolveUser: signedInUser }) : null;
+    g[key] = config
+      ? createForwarder(config, { resolveUser: signedInUser, journal: openRenameJournal(path.join(dataDir(), "pending-renames.sqlite")) })
+      : null;
   }
   return g[key];
 }

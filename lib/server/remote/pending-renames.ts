@@ -1,5 +1,6 @@
 import { normalizeUserTitle } from "@/lib/title";
 import type { ThreadlineUser } from "../auth/identity";
+import type { RenameJournal } from "../store/rename-journal";
 import type { UpstreamFetch } from "./upstream";
 
 /**
@@ -8,7 +9,8 @@ import type { UpstreamFetch } from "./upstream";
  * LangGraph server refuses that while a run is going (409 "Thread is busy"): then the rename is
  * kept here, the browser is told it is pending, and it is written as soon as the thread's runs
  * have ended (join, then retry) — never dropped. A newer rename of the same thread replaces a
- * pending one, so the last word wins.
+ * pending one, so the last word wins. With a journal, a waiting rename is on disk before the
+ * browser hears "pending" and is replayed when this server starts again (`resume`).
  */
 export type RenameValues = { title: string; title_source: { kind: "user" } };
 
@@ -32,12 +34,27 @@ const ACTIVE = new Set(["pending", "running"]);
 export class PendingRenames {
   private readonly waiting = new Map<string, { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean> }>();
 
-  constructor(private readonly upstream: UpstreamFetch) {}
+  constructor(
+    private readonly upstream: UpstreamFetch,
+    private readonly journal: RenameJournal | null = null,
+  ) {}
+
+  /** Takes up the renames a previous process left waiting (call once, at start). */
+  resume(): number {
+    let n = 0;
+    for (const e of this.journal?.all() ?? []) {
+      if (this.waiting.has(e.threadId)) continue;
+      this.track(e.threadId, { title: e.title, title_source: { kind: "user" } }, e.who);
+      n++;
+    }
+    return n;
+  }
 
   /** Writes the rename, or keeps it for after the runs when the thread is busy. */
   async rename(threadId: string, values: RenameValues, who: ThreadlineUser | null): Promise<Response> {
     const queued = this.waiting.get(threadId);
     if (queued) {
+      this.journal?.put({ threadId, title: values.title, who });
       queued.values = values;
       queued.who = who;
       return pendingAnswer(values);
@@ -49,10 +66,15 @@ export class PendingRenames {
       return Response.json({ ...body, ...values }, { headers: { "Cache-Control": "no-store" } });
     }
     await res.body?.cancel();
+    this.journal?.put({ threadId, title: values.title, who });
+    this.track(threadId, values, who);
+    return pendingAnswer(values);
+  }
+
+  private track(threadId: string, values: RenameValues, who: ThreadlineUser | null) {
     const entry = { values, who, done: Promise.resolve(false) };
     this.waiting.set(threadId, entry);
     entry.done = this.settle(threadId).finally(() => this.waiting.delete(threadId));
-    return pendingAnswer(values);
   }
 
   /** The rename waiting for this thread's runs to end, if any. */
@@ -103,13 +125,20 @@ export class PendingRenames {
     const deadline = Date.now() + SETTLE_DEADLINE_MS;
     while (Date.now() < deadline) {
       const entry = this.waiting.get(threadId)!;
+      // A newer rename can replace this one while the write is on its way: write that one too.
+      const { values, who } = entry;
       try {
-        await this.joinActiveRuns(threadId, entry.who);
-        const res = await this.write(threadId, entry.values, entry.who);
+        await this.joinActiveRuns(threadId, who);
+        const res = await this.write(threadId, values, who);
         await res.body?.cancel();
-        if (res.ok) return true;
+        if (res.ok && entry.values !== values) continue;
+        if (res.ok) {
+          this.journal?.remove(threadId, values.title);
+          return true;
+        }
         if (res.status !== 409) {
           console.error(`[remote] pending rename of ${threadId} refused upstream (${res.status})`);
+          this.journal?.remove(threadId, values.title);
           return false;
         }
       } catch (err) {
@@ -117,6 +146,7 @@ export class PendingRenames {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
+    // Left in the journal: the next start tries again.
     console.error(`[remote] pending rename of ${threadId} gave up after ${SETTLE_DEADLINE_MS} ms`);
     return false;
   }

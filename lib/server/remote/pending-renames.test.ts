@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openRenameJournal, type RenameJournal } from "../store/rename-journal";
+import { PendingRenames } from "./pending-renames";
+import type { UpstreamFetch } from "./upstream";
+
+// The upstream here is a scripted LangGraph server (state writes answered 409 while "busy"), so
+// the interleavings that a real server makes rare can be forced. The real one: forward-langgraph-dev.test.ts.
+let dir: string;
+let journal: RenameJournal;
+afterEach(() => {
+  journal?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scriptedUpstream() {
+  const writes: string[] = [];
+  let busy = true;
+  let holdNext: ((release: () => void) => void) | null = null;
+  const upstream: UpstreamFetch = async (p, init) => {
+    if (p.endsWith("/state") && init.method === "POST") {
+      const title = (JSON.parse(String(init.body)) as { values: { title: string } }).values.title;
+      if (busy) return new Response('{"detail":"Thread is busy"}', { status: 409 });
+      if (holdNext) {
+        const hold = holdNext;
+        holdNext = null;
+        await new Promise<void>((r) => hold(r));
+      }
+      writes.push(title);
+      return Response.json({ checkpoint: {} });
+    }
+    if (p.includes("/runs?")) return Response.json([]);
+    return Response.json({});
+  };
+  return {
+    upstream,
+    writes,
+    idle: () => (busy = false),
+    holdNextWrite: (fn: (release: () => void) => void) => (holdNext = fn),
+  };
+}
+
+describe("pending renames", () => {
+  it("a newer rename that arrives while the older one is being written is written too: the last word wins", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
+    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    const up = scriptedUpstream();
+    const renames = new PendingRenames(up.upstream, journal);
+    const first = await renames.rename("t1", { title: "First", title_source: { kind: "user" } }, null);
+    expect(await first.json()).toMatchObject({ title: "First", pending: true });
+    expect(journal.all()).toEqual([{ threadId: "t1", title: "First", who: null }]);
+    let release!: () => void;
+    const held = new Promise<void>((r) => up.holdNextWrite((rel) => ((release = rel), r())));
+    up.idle();
+    await held; // "First" is on its way upstream…
+    await renames.rename("t1", { title: "Second", title_source: { kind: "user" } }, null);
+    expect(journal.all().map((e) => e.title)).toEqual(["Second"]);
+    release();
+    expect(await renames.settled("t1")).toBe(true);
+    expect(up.writes).toEqual(["First", "Second"]);
+    expect(journal.all()).toEqual([]);
+  });
+
+  it("resume takes up what a previous process left in the journal, and forgets it once written", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
+    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    journal.put({ threadId: "t2", title: "Left behind", who: { identity: "u1", permissions: [] } });
+    const up = scriptedUpstream();
+    up.idle();
+    const renames = new PendingRenames(up.upstream, journal);
+    expect(renames.resume()).toBe(1);
+    expect(renames.pendingFor("t2")).toEqual({ title: "Left behind", title_source: { kind: "user" } });
+    expect(await renames.settled("t2")).toBe(true);
+    expect(up.writes).toEqual(["Left behind"]);
+    expect(journal.all()).toEqual([]);
+  });
+});
