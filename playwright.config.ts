@@ -1,11 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
+import { nextStartServer } from "./e2e/next-server";
 
 /**
  * E2E against a production build (`next build`, then `next start`), the real API and the offline
- * model streaming slowly enough to watch. A fresh DATA_DIR per run; NEXT_DIST_DIR is honoured so
- * a second build folder (e.g. `.next-ui`) can be tested beside the default one.
+ * model streaming slowly enough to watch. A fresh DATA_DIR per run (the server: e2e/next-server.ts).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3217);
 // Computed once in the runner; workers inherit it through the environment.
@@ -42,24 +42,10 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
-  webServer: {
-    command: `node_modules/.bin/next start -H 127.0.0.1 -p ${PORT}`,
-    url: `${process.env.E2E_BASE_URL}/api/langgraph/info`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      ...(process.env as Record<string, string>),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      OFFLINE_MODEL_DELAY_MS: TOKEN_DELAY_MS,
-      NEXT_TELEMETRY_DISABLED: "1",
-      // The offline model: make sure no real provider is picked up from the environment.
-      OPENAI_API_KEY: "",
-      OPENAI_BASE_URL: "",
-      // e2e/api/cross-site.spec.ts: http://localhost:PORT is a listed origin, http://127.0.0.1:PORT is not.
-      THREADLINE_CORS_ORIGINS: `http://localhost:${PORT}`,
-      ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
-    },
-  },
+  webServer: nextStartServer(PORT, process.env.E2E_BASE_URL, {
+    DATA_DIR: process.env.E2E_DATA_DIR,
+    OFFLINE_MODEL_DELAY_MS: TOKEN_DELAY_MS,
+    // e2e/api/cross-site.spec.ts: http://localhost:PORT is a listed origin, http://127.0.0.1:PORT is not.
+    THREADLINE_CORS_ORIGINS: `http://localhost:${PORT}`,
+  }),
 });

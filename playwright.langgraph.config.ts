@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 import base from "./playwright.config";
+import { nextStartServer } from "./e2e/next-server";
 
 /**
  * The core title scenarios with the web app in front of a LangGraph server: `langgraphjs dev`
@@ -42,22 +43,12 @@ export default defineConfig({
       // The graph runs here: the offline model, its own DATA_DIR (API keys, unused in local mode).
       env: { ...env, ...common, DATA_DIR: env.LG_E2E_DATA_DIR, THREADLINE_AUTH: "local" },
     },
-    {
-      command: `node_modules/.bin/next start -H 127.0.0.1 -p ${APP_PORT}`,
-      url: `${process.env.E2E_BASE_URL}/api/langgraph/info`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        ...env,
-        ...common,
-        DATA_DIR: path.join(env.LG_E2E_DATA_DIR, "web"),
-        THREADLINE_AUTH: "local",
-        LANGGRAPH_API_URL: `http://127.0.0.1:${LG_PORT}`,
-        LANGSMITH_API_KEY: env.LG_E2E_KEY,
-        ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
-      },
-    },
+    nextStartServer(APP_PORT, process.env.E2E_BASE_URL, {
+      ...common,
+      DATA_DIR: path.join(env.LG_E2E_DATA_DIR, "web"),
+      THREADLINE_AUTH: "local",
+      LANGGRAPH_API_URL: `http://127.0.0.1:${LG_PORT}`,
+      LANGSMITH_API_KEY: env.LG_E2E_KEY,
+    }),
   ],
 });

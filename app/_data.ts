@@ -4,8 +4,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
-import { getRemote, usesRemoteServer } from "@/lib/server/remote";
-import { setStandardApi } from "@/lib/client/api-flavor";
+import { getRemote } from "@/lib/server/remote";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
@@ -18,8 +17,6 @@ import type { ThreadPage } from "@/lib/client/types";
  * straight to lib/server's handler, no HTTP round trip to ourselves.
  */
 const INTERNAL_API = "http://threadline.internal/api/langgraph";
-// In front of a LangGraph server the list requests are the standard ones (lib/client/api-flavor).
-setStandardApi(usesRemoteServer());
 
 /**
  * The request's cookies go along, so in accounts mode the API answers as the signed-in user (and

@@ -39,9 +39,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Date groups are rendered in the browser's zone when it has told us (cookie), else ours.
   const tzOffsetMin = parseTzOffset((await cookies()).get(TZ_COOKIE)?.value) ?? -new Date(serverNow).getTimezoneOffset();
   return (
-    <html lang="en">
+    // data-api: in front of a LangGraph server the browser uses the standard API (lib/client/api-flavor).
+    <html lang="en" data-api={usesRemoteServer() ? "standard" : undefined}>
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
-        <Providers standardApi={usesRemoteServer()}>
+        <Providers>
           <AppShell
             initialList={{ page, starred }}
             serverNow={serverNow}

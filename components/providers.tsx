@@ -3,11 +3,9 @@ import * as RadixTooltip from "@radix-ui/react-tooltip";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
-import { setStandardApi, StandardApiContext } from "@/lib/client/api-features";
 
 /** Query cache (one per tab / per server render), tooltips and toasts. */
-export function Providers({ children, standardApi = false }: { children: ReactNode; standardApi?: boolean }) {
-  setStandardApi(standardApi);
+export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -15,11 +13,9 @@ export function Providers({ children, standardApi = false }: { children: ReactNo
       }),
   );
   return (
-    <StandardApiContext.Provider value={standardApi}>
-      <QueryClientProvider client={queryClient}>
-        <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>
-        <Toaster theme="system" position="bottom-left" closeButton />
-      </QueryClientProvider>
-    </StandardApiContext.Provider>
+    <QueryClientProvider client={queryClient}>
+      <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>
+      <Toaster theme="system" position="bottom-left" closeButton />
+    </QueryClientProvider>
   );
 }

@@ -5,7 +5,7 @@ import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
 import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
-import { NOT_OFFERED, useStandardApi } from "@/lib/client/api-features";
+import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
 
 interface RowMenuProps {
   threadId: string;
@@ -33,7 +33,7 @@ export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onTo
   const [historyOpen, setHistoryOpen] = useState(false);
   // On a LangGraph server (LANGGRAPH_API_URL) title history and regenerate are Threadline API
   // extensions it does not have: shown disabled, the tooltip says why.
-  const standard = useStandardApi();
+  const standard = usesStandardApi();
   const regenerateReason = standard ? NOT_OFFERED : busy ? REGENERATE_BUSY_REASON : null;
   return (
     <DropdownMenu.Root modal={false}>

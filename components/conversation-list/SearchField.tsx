@@ -2,7 +2,7 @@
 import type { RefObject } from "react";
 import { CloseIcon, SearchIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
-import { useStandardApi } from "@/lib/client/api-features";
+import { usesStandardApi } from "@/lib/client/api-flavor";
 
 export const SEARCH_NOT_OFFERED = "Title search needs Threadline's API; the LangGraph server this app runs on cannot search titles";
 
@@ -15,7 +15,7 @@ interface SearchFieldProps {
 /** Title search box (server-side `$title_search`); Ctrl/Cmd+K focuses it. */
 export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
   // A LangGraph server's thread search matches metadata/values exactly, never part of a title.
-  if (useStandardApi()) {
+  if (usesStandardApi()) {
     return (
       <Tooltip content={SEARCH_NOT_OFFERED} side="bottom">
         <div className="relative" tabIndex={0} data-testid="thread-search-unavailable" aria-label={SEARCH_NOT_OFFERED}>

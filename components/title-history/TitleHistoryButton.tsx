@@ -2,7 +2,7 @@
 import { History } from "lucide-react";
 import { useRef, useState } from "react";
 import { Tooltip } from "@/components/ui/tooltip";
-import { NOT_OFFERED, useStandardApi } from "@/lib/client/api-features";
+import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
 import { TitleHistoryPanel } from "./TitleHistoryPanel";
 
 /** The chat header's opener for the title history panel. */
@@ -10,7 +10,7 @@ export function TitleHistoryButton({ threadId }: { threadId: string }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   // A LangGraph server (LANGGRAPH_API_URL) keeps no title history: disabled, the tooltip says why.
-  if (useStandardApi()) {
+  if (usesStandardApi()) {
     return (
       <Tooltip content={NOT_OFFERED} side="bottom">
         <button

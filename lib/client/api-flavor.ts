@@ -4,15 +4,14 @@
  * server (LANGGRAPH_API_URL) offers only the standard Agent Protocol, and the app degrades:
  * standard list rows, and the Threadline-only actions disabled with NOT_OFFERED as the reason.
  *
- * A plain module (no React) so server components and the list fetchers can read it. The server
- * knows which API it is from its environment: app/_data.ts sets it for server components,
- * Providers (from the layout's prop) for the browser. One value per process, so sharing it
- * between requests is correct.
+ * A plain module (no React) so server components, the list fetchers and components all read the
+ * same answer, derived where it is read, never set: on the server from the environment (the same
+ * test as lib/server/remote's usesRemoteServer), in the browser from the `data-api` attribute the
+ * root layout renders on <html>, so a hydrated page agrees with its server render.
  */
 export const NOT_OFFERED = "Not offered by the LangGraph server this app runs on";
 
-let standardApi = false;
-export function setStandardApi(on: boolean): void {
-  standardApi = on;
+export function usesStandardApi(): boolean {
+  if (typeof window === "undefined") return Boolean(process.env.LANGGRAPH_API_URL?.trim());
+  return document.documentElement.dataset.api === "standard";
 }
-export const usesStandardApi = () => standardApi;

@@ -8,8 +8,8 @@ import { authModeFromEnv, identify } from "./identity";
 import { buildAuth } from "./rules";
 
 let keys: ApiKeyStore | undefined;
-/** The API-key store in DATA_DIR (also what a forwarding web app checks keys against). */
-export function keyStore(): ApiKeyStore {
+/** The API-key store in DATA_DIR, opened on the first request that carries a key. */
+function keyStore(): ApiKeyStore {
   if (!keys) {
     const dir = path.resolve(process.env.DATA_DIR?.trim() || "./data");
     fs.mkdirSync(dir, { recursive: true });
