@@ -33,6 +33,10 @@ const POSTGRES_SUITES = [
   "lib/server/auth/key-settings.test.ts",
   "lib/server/auth/local-to-accounts.test.ts",
   "lib/agent/process-lock.test.ts",
+  "lib/server/auth/isolation.test.ts",
+  "lib/server/http/hardening.test.ts",
+  "lib/server/titles/titles.test.ts",
+  "lib/server/runs/interrupted-title.test.ts",
 ];
 
 const skipE2E = process.argv.includes("--no-e2e");

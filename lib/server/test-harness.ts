@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -85,6 +86,10 @@ export interface Harness {
   dbPath: string;
   /** An SDK client that sends this API key (accounts mode). */
   clientWithKey(apiKey: string): Client;
+  /** The process dies: its database connections close at once (no drain); reopen with `createHarness({ dir })`. */
+  crash(): Promise<void>;
+  /** A raw SQL statement on the registry's database, either dialect (tests that look under the API). */
+  sql(text: string): Promise<Record<string, unknown>[]>;
   /** Raw request through the same handler (for non-SDK routes and malformed bodies). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -178,6 +183,15 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     dbPath,
     clientWithKey: (apiKey) => new Client({ apiUrl: API_URL, apiKey, callerOptions: { maxRetries: 0, fetch: handler as typeof fetch } }),
     fetch: (p, init) => handler(`${API_URL}${p}`, init),
+    sql: async (text) => (await sql.raw<Record<string, unknown>>(text).execute(api.q.store.kysely)).rows,
+    async crash() {
+      db?.close();
+      if (pgUrl && !closed) {
+        closed = true;
+        await store!.close();
+        await (saver as ThreadlinePostgresSaver).end();
+      }
+    },
     async close() {
       await api.ready;
       await api.driftCheck;

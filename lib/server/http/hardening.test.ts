@@ -208,7 +208,7 @@ describe("joining a run whose events are gone", () => {
     expect((await collect(own.client.runs.joinStream(th, run.run_id))).length).toBeGreaterThan(0);
     const dir = own.dir;
     await own.api.runs.drainAll();
-    own.db.close();
+    await own.crash();
     const again = createHarness({ dir });
     try {
       const r = await rejection(collect(again.client.runs.joinStream(th, run.run_id)));

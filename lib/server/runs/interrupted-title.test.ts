@@ -162,7 +162,7 @@ describe("restart repair of runs a crash killed", () => {
     await crashRun(h, unsaved.thread_id, "Only in the run row");
     for (const id of [stored.thread_id, unsaved.thread_id]) await h.api.q.setStatus(id, "busy");
     const dir = h.dir;
-    h.db.close();
+    await h.crash();
 
     h = createHarness({ dir, titleConfig: NOT_INSTANT });
     await h.api.ready;
@@ -190,7 +190,7 @@ describe("restart repair of runs a crash killed", () => {
     await expect(h.client.threads.updateState(t.thread_id, { values: { title: "Renamed" } })).rejects.toThrow();
     expect((await h.api.q.getThread(t.thread_id))?.title).toBe("Original");
     const dir = h.dir;
-    h.db.close();
+    await h.crash();
     vi.restoreAllMocks();
 
     h = createHarness({ dir });
@@ -215,7 +215,7 @@ describe("restart repair of runs a crash killed", () => {
     vi.restoreAllMocks();
     const dir = h.dir;
     h.api.runs.close();
-    h.db.close();
+    await h.crash();
 
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
     h = createHarness({ dir });

@@ -250,7 +250,8 @@ describe("Let AI name this, the audit route and deletion", () => {
 
     await h.client.threads.delete(t.thread_id);
     expect((await h.fetch(`/threads/${t.thread_id}/title/requests`)).status).toBe(404);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM tl_title_requests WHERE thread_id = ?").get(t.thread_id)).toEqual({ n: 0 });
+    const [{ n: audits }] = await h.sql(`SELECT COUNT(*) AS n FROM tl_title_requests WHERE thread_id = '${t.thread_id}'`);
+    expect(Number(audits)).toBe(0);
   });
 
   it("regenerate falls back to the local title when the model fails", async () => {

@@ -175,12 +175,12 @@ const restart = (crash: boolean) =>
     if (crash) {
       // The process dies: its connection goes first, so nothing it still does reaches the file.
       old.api.runs.close();
-      old.db.close();
+      await old.crash();
       r.gate.release(1000);
     } else {
       await old.api.runs.drainAll();
       old.api.runs.close();
-      old.db.close();
+      await old.crash();
     }
     Object.assign(r, open(old.dir, r.instant));
     await r.h.api.ready;

@@ -178,7 +178,7 @@ describe("restart repair", () => {
     await q.setStatus(t.thread_id, "busy");
     await h.api.registry.recordPendingPin(t.thread_id, "Pinned before crash");
     const dir = h.dir;
-    h.db.close();
+    await h.crash();
 
     h = createHarness({ dir });
     await h.api.ready;
