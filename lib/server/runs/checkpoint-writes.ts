@@ -18,13 +18,33 @@ const MAX_WAIT_MS = 2_000;
  * title would read a state about to move. LangGraph gives no handle on that loop, so the saver's
  * writes are watched per thread: `quiet(threadId)` resolves once none is in flight and none has
  * started for a short while (at most 2 s).
+ *
+ * A starved process can take longer than that window to reach its next save, so waiting alone
+ * cannot promise a rollback that stays erased. `fence(runId)` does: from then on the run's own
+ * saves (its run id is in the config's metadata) are dropped, so whatever the aborted loop saves
+ * later never lands. Only a run being rolled back is fenced; it writes nothing that must stay.
  */
-export function watchCheckpointWrites(saver: Saver): (threadId: string) => Promise<void> {
+export interface CheckpointWrites {
+  quiet(threadId: string): Promise<void>;
+  fence(runId: string): void;
+}
+
+const FENCE_MS = 15 * 60_000;
+
+export function watchCheckpointWrites(saver: Saver): CheckpointWrites {
   const threads = new Map<string, ThreadWrites>();
+  const fenced = new Set<string>();
   for (const method of ["put", "putWrites"] as const) {
     const original = (saver[method] as (...args: unknown[]) => Promise<unknown>).bind(saver);
     (saver as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      const threadId = (args[0] as { configurable?: { thread_id?: string } } | undefined)?.configurable?.thread_id;
+      const config = args[0] as { configurable?: { thread_id?: string }; metadata?: { run_id?: unknown } } | undefined;
+      const runId = config?.metadata?.run_id;
+      if (typeof runId === "string" && fenced.has(runId)) {
+        // What the loop would get back from a save: the config pointing at the new checkpoint.
+        const id = method === "put" ? (args[1] as { id?: string } | undefined)?.id : undefined;
+        return Promise.resolve(method === "put" ? { ...config, configurable: { ...config?.configurable, checkpoint_id: id } } : undefined);
+      }
+      const threadId = config?.configurable?.thread_id;
       const p = original(...args);
       if (!threadId) return p;
       let t = threads.get(threadId);
@@ -43,7 +63,11 @@ export function watchCheckpointWrites(saver: Saver): (threadId: string) => Promi
       return p;
     };
   }
-  return async (threadId) => {
+  const fence = (runId: string) => {
+    fenced.add(runId);
+    setTimeout(() => fenced.delete(runId), FENCE_MS).unref?.();
+  };
+  const quiet = async (threadId: string) => {
     const deadline = Date.now() + MAX_WAIT_MS;
     for (;;) {
       const t = threads.get(threadId);
@@ -53,6 +77,7 @@ export function watchCheckpointWrites(saver: Saver): (threadId: string) => Promi
       await sleep(QUIET_MS - idleFor);
     }
   };
+  return { quiet, fence };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());

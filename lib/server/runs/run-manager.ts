@@ -4,7 +4,7 @@ import { nowIso } from "../store/clock";
 import { conflict, notFound } from "../http/errors";
 import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
 import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
-import { watchCheckpointWrites } from "./checkpoint-writes";
+import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus, ThreadRow } from "../store/queries";
@@ -47,12 +47,12 @@ export class RunManager {
   private readonly slots: RunSlots;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   /** Resolves once an aborted run's background checkpoint writes have landed. */
-  private readonly writesQuiet: (threadId: string) => Promise<void>;
+  private readonly writes: CheckpointWrites;
 
   constructor(private readonly d: RunManagerDeps) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...d.limits };
     this.slots = new RunSlots(this.limits.maxConcurrentRuns);
-    this.writesQuiet = watchCheckpointWrites(d.checkpointer);
+    this.writes = watchCheckpointWrites(d.checkpointer);
     // Memory stays bounded on a quiet server too, not only when the next run starts.
     this.pruneTimer = setInterval(() => this.prune(), this.limits.pruneIntervalMs);
     this.pruneTimer.unref?.();
@@ -300,7 +300,9 @@ export class RunManager {
     }
     // Bookkeeping below may fail (disk full, a bug); the run must still end for its waiters.
     try {
-      if (run.status !== "success") await this.writesQuiet(run.threadId);
+      // A rollback erases the run: none of its saves may land after the erase, however late.
+      if (run.cancelAction === "rollback") this.writes.fence(run.runId);
+      if (run.status !== "success") await this.writes.quiet(run.threadId);
       // Stop keeps what was written (rollback erases it; a thread being deleted needs nothing).
       if (run.cancelAction === "interrupt" && !lane.deleting) await keepPartialAnswer(graph, run.threadId, run.streamed);
       if (run.cancelAction === "rollback") await this.rollback(run);

@@ -84,6 +84,29 @@ describe("Stop keeps what was written", () => {
     expect(after.values.messages.map((m) => m.content)).toEqual(["First", "First answer."]);
   });
 
+  it("rollback erases the run even when its aborted loop saves a checkpoint long after the cancel (a loaded machine)", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", LONG], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("First") });
+    const before = await h.client.threads.getState<Values>(t.thread_id);
+    // LangGraph's loop goes on after the abort; here each save reaches the checkpointer 300 ms late,
+    // far past any "quiet for a while" window, as a starved process would.
+    const saver = h.saver as unknown as { put: (...a: unknown[]) => Promise<unknown> };
+    const put = saver.put.bind(saver);
+    let late = 0;
+    saver.put = async (...a: unknown[]) => {
+      await new Promise((r) => setTimeout(r, 300));
+      late++;
+      return put(...a);
+    };
+    await streamUntil(t.thread_id, "Second", 3, (rid) => h.client.runs.cancel(t.thread_id, rid, true, "rollback"));
+    await new Promise((r) => setTimeout(r, 900));
+    expect(late).toBeGreaterThan(0);
+    const after = await h.client.threads.getState<Values>(t.thread_id);
+    expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+    expect(after.values.messages.map((m) => m.content)).toEqual(["First", "First answer."]);
+  });
+
   it("writes nothing when the answer was complete before the cancel landed", async () => {
     h = createHarness({ model: new ScriptedModel(["Short."], 0) });
     const t = await h.client.threads.create();
