@@ -17,7 +17,7 @@ beforeAll(async () => {
   await h.api.ready;
   q = h.api.q;
 });
-afterAll(async () => h?.close());
+afterAll(async () => h?.close(), 120_000);
 
 const BASE = Date.parse("2026-03-01T00:00:00.000Z");
 const at = (unit: number) => new Date(BASE + unit * 1000).toISOString();

@@ -11,7 +11,7 @@ import type { ThreadQuery } from "./search-sql";
 
 let h: Harness;
 let q: Queries;
-afterAll(async () => h?.close());
+afterAll(async () => h?.close(), 120_000);
 
 const SEEDED = 3000;
 const iso = (ms: number) => new Date(ms).toISOString();
