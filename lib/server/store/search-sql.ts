@@ -110,7 +110,9 @@ function titleMatch(d: StoreDialect, text: string, plan: TitlePlan = "narrow"): 
   const m = titleMatches(d, text);
   if (m == null || plan === "none") return sql`0 = 1`;
   if (d === "postgres" && plan === "broad") {
-    return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND r.terms_tsv @@ ${tsQuery(text)}::tsquery)`;
+    // OFFSET 0 keeps this a per-row probe: as a semi-join the planner (which guesses a prefix
+    // tsquery matches a handful of rows) would drive from the GIN index, read every match and sort.
+    return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND r.terms_tsv @@ ${tsQuery(text)}::tsquery OFFSET 0)`;
   }
   // SQLite, broad: `+` keeps the match set from driving the loop, so the order index is walked
   // and each row is probed in the set (read once); narrow statements join from the set instead.
