@@ -254,6 +254,40 @@ CREATE TABLE tl_api_keys (
 CREATE INDEX tl_api_keys_user ON tl_api_keys (user_id)
 `;
 
+/*
+ * Migration 2, for the read side at scale (search-sql.ts, buildSearch):
+ * - `owner`: the metadata's owner when it is a string, else NULL, kept by the database itself
+ *   (a generated column: every write path, json_set in the local → accounts adoption included, keeps
+ *   it right), indexed with the list order so accounts mode's per-user first page is an index walk.
+ * - the activity log gets each thread's `activity_at` (files from before the log recorded every
+ *   activity had `activity_at` copied from `updated_at`), so "as of T" is `activity_at` for any
+ *   thread not active since T, which lets the first page walk the activity index.
+ */
+const OWNER_ACTIVITY_INDEX = "CREATE INDEX tl_threads_owner_activity ON tl_threads (owner, activity_at, thread_id)";
+const ACTIVITY_BACKFILL = `INSERT INTO tl_thread_activity (thread_id, at) SELECT thread_id, activity_at FROM tl_threads
+  WHERE activity_at IS NOT NULL ON CONFLICT (thread_id, at) DO NOTHING`;
+
+const ownerAndActivity: Migration["up"] = {
+  sqlite: async (db) => {
+    await run(
+      db,
+      `ALTER TABLE tl_threads ADD COLUMN owner TEXT GENERATED ALWAYS AS
+        (CASE WHEN json_type(metadata, '$.owner') = 'text' THEN json_extract(metadata, '$.owner') END) VIRTUAL;
+      ${OWNER_ACTIVITY_INDEX};
+      ${ACTIVITY_BACKFILL}`,
+    );
+  },
+  postgres: async (db) => {
+    await run(
+      db,
+      `ALTER TABLE tl_threads ADD COLUMN owner TEXT COLLATE "C" GENERATED ALWAYS AS
+        (CASE WHEN jsonb_typeof(metadata::jsonb -> 'owner') = 'string' THEN metadata::jsonb ->> 'owner' END) STORED;
+      ${OWNER_ACTIVITY_INDEX};
+      ${ACTIVITY_BACKFILL}`,
+    );
+  },
+};
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -266,6 +300,7 @@ export const MIGRATIONS: Migration[] = [
       },
     },
   },
+  { version: 2, name: "owner column, activity log backfill", up: ownerAndActivity },
 ];
 
 /** Applies every migration the database has not had yet, in order; returns the versions applied. */

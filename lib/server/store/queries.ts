@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { sql, type Selectable } from "kysely";
 import { sqliteStore, type RunsTable, type Store, type TitleRequestsTable } from "./db";
-import { buildThreadFilter, buildOrder, extractColumns, type ThreadQuery } from "./search-sql";
+import { buildSearch, buildThreadFilter, titleMatchCount, NARROW_MATCHES, type ThreadQuery, type TitlePlan } from "./search-sql";
 import { searchTerms } from "./search-terms";
 
 /**
@@ -73,6 +73,20 @@ export function queriesFor(store: Store) {
       .values({ thread_id: threadId, title, source, at, terms: searchTerms(store.dialect, title) })
       .onConflict((oc) => oc.columns(["thread_id", "title"]).doNothing())
       .execute();
+  }
+
+  /** Few matching revisions: start from the index; many: walk the list order (search-sql.ts, TitlePlan). */
+  async function titlePlan(query: ThreadQuery): Promise<TitlePlan> {
+    if (query.titleSearch == null || query.titleSearch.trim() === "") return "broad";
+    const count = titleMatchCount(store.dialect, query.titleSearch);
+    if (!count) return "none";
+    const { rows } = await sql<{ n: number | string }>`${count}`.execute(x());
+    return Number(rows[0]?.n ?? 0) < NARROW_MATCHES ? "narrow" : "broad";
+  }
+
+  async function searchStatement(query: ThreadQuery, plan?: TitlePlan) {
+    const cols = query.withValues ? sql`t.*` : sql.join(THREAD_LIST_COLUMNS.map((c) => sql.ref(`t.${c}`)));
+    return buildSearch(query, store.dialect, plan ?? (await titlePlan(query)), cols);
   }
 
   const getThread = (id: string) =>
@@ -171,14 +185,23 @@ export function queriesFor(store: Store) {
         .execute() as Promise<ThreadRow[]>,
     idleThreadIds: async () =>
       (await x().selectFrom("tl_threads").select("thread_id").where("status", "!=", "busy").where("pin_pending", "=", 0).execute()).map((r) => r.thread_id),
-    async searchThreads(query: ThreadQuery): Promise<ThreadRow[]> {
-      const filter = buildThreadFilter(query, store.dialect);
-      const ex = extractColumns(query.extract, store.dialect);
-      const order = buildOrder(query);
-      const cols = query.withValues ? sql`t.*` : sql.join(THREAD_LIST_COLUMNS.map((c) => sql.ref(`t.${c}`)));
-      const { rows } = await sql<ThreadRow>`SELECT ${cols}${ex}${order.column} FROM tl_threads t WHERE ${filter} ORDER BY ${order.sql} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(x());
+    /** `plan` is chosen from the match count unless given (tests compare the plans). */
+    async searchThreads(query: ThreadQuery, plan?: TitlePlan): Promise<ThreadRow[]> {
+      const { rows } = await sql<ThreadRow>`${await searchStatement(query, plan)}`.execute(x());
       return rows;
     },
+    /** The search's query plan as the database reports it (EXPLAIN QUERY PLAN / EXPLAIN (FORMAT JSON)). */
+    async explainSearch(query: ThreadQuery, plan?: TitlePlan): Promise<unknown[]> {
+      const explain = sql.raw(store.dialect === "postgres" ? "EXPLAIN (FORMAT JSON)" : "EXPLAIN QUERY PLAN");
+      const { rows } = await sql<Record<string, unknown>>`${explain} ${await searchStatement(query, plan)}`.execute(x());
+      return rows;
+    },
+    /**
+     * Planner statistics after a bulk load (tests, bench), so plans are the ones a settled database
+     * gets. Postgres: VACUUM ANALYZE, as autovacuum would, which also moves GIN's pending list
+     * (every fresh tsvector, scanned linearly by each search until then) into the index.
+     */
+    analyze: () => (store.dialect === "postgres" ? sql`VACUUM ANALYZE` : sql`ANALYZE`).execute(x()),
     async countThreads(query: ThreadQuery): Promise<number> {
       const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${buildThreadFilter(query, store.dialect)}`.execute(x());
       return Number(rows[0]?.n ?? 0);

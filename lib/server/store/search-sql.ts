@@ -52,8 +52,15 @@ function jsonEquals(d: StoreDialect, col: string, keys: string[], value: unknown
   return sql`(${c} -> ${path}) = json(${JSON.stringify(value)})`;
 }
 
-/** One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list). */
+/**
+ * One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list).
+ * `owner` equal to a string (what the rules stamp and filter on) reads the indexed `owner`
+ * column (migration 2: the metadata's owner when it is a string, else NULL), the same test as
+ * the JSON comparison, so the per-user first page walks (owner, activity_at, thread_id).
+ */
 function authFilterSql(d: StoreDialect, key: string, want: unknown): Sql {
+  const eq = want && typeof want === "object" && "$eq" in want ? (want as { $eq: unknown }).$eq : want;
+  if (key === "owner" && typeof eq === "string") return sql`t.owner = ${eq}`;
   if (want && typeof want === "object") {
     const op = want as { $eq?: unknown; $contains?: unknown };
     if ("$eq" in op) return jsonEquals(d, "t.metadata", [key], op.$eq);
@@ -70,17 +77,50 @@ function authFilterSql(d: StoreDialect, key: string, want: unknown): Sql {
   return jsonEquals(d, "t.metadata", [key], want);
 }
 
-/** Title search: FTS5 over the revisions' terms (SQLite), or their tsvector (Postgres), same prefix-per-word meaning. */
-function titleMatch(d: StoreDialect, text: string): Sql {
+/**
+ * How a title search is run. "narrow" (few matching revisions): start from the full-text index
+ * and look the few threads up. "broad": walk the list's order index and test each thread, stopping
+ * after the page is full; on Postgres the test is a per-thread probe of its revisions' tsvectors,
+ * on SQLite the match set is read once (an FTS5 MATCH costs its whole prefix set-up each time it
+ * runs, so a per-row MATCH would cost far more than one pass). "none": nothing searchable.
+ */
+export type TitlePlan = "narrow" | "broad" | "none";
+
+/** Matching revisions counted up to this many before choosing the plan: below it, "narrow". */
+export const NARROW_MATCHES = 500;
+
+/** The revisions matching a title search, as `SELECT r.thread_id` (null when nothing is searchable). */
+function titleMatches(d: StoreDialect, text: string): Sql | null {
   if (d === "postgres") {
     const q = tsQuery(text);
-    return q == null ? sql`0 = 1` : sql`t.thread_id IN (SELECT r.thread_id FROM tl_title_revisions r WHERE r.terms_tsv @@ ${q}::tsquery)`;
+    return q == null ? null : sql`SELECT r.thread_id FROM tl_title_revisions r WHERE r.terms_tsv @@ ${q}::tsquery`;
   }
   const match = ftsQuery(text);
-  return match == null ? sql`0 = 1` : sql`t.thread_id IN (SELECT r.thread_id FROM tl_title_fts f JOIN tl_title_revisions r ON r.id = f.rowid WHERE tl_title_fts MATCH ${match})`;
+  return match == null ? null : sql`SELECT r.thread_id FROM tl_title_fts f JOIN tl_title_revisions r ON r.id = f.rowid WHERE tl_title_fts MATCH ${match}`;
 }
 
-export function buildThreadFilter(q: ThreadQuery, d: StoreDialect = "sqlite"): Sql {
+/** Counts matching revisions, at most NARROW_MATCHES of them: the plan's input. */
+export function titleMatchCount(d: StoreDialect, text: string): Sql | null {
+  const m = titleMatches(d, text);
+  return m && sql`SELECT COUNT(*) AS n FROM (${m} LIMIT ${NARROW_MATCHES}) m`;
+}
+
+/** Title search as a condition on `t` (current and former titles). */
+function titleMatch(d: StoreDialect, text: string, plan: TitlePlan = "narrow"): Sql {
+  const m = titleMatches(d, text);
+  if (m == null || plan === "none") return sql`0 = 1`;
+  if (d === "postgres" && plan === "broad") {
+    // OFFSET 0 keeps this a per-row probe: as a semi-join the planner (which guesses a prefix
+    // tsquery matches a handful of rows) would drive from the GIN index, read every match and sort.
+    return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND r.terms_tsv @@ ${tsQuery(text)}::tsquery OFFSET 0)`;
+  }
+  // SQLite, broad: `+` keeps the match set from driving the loop, so the order index is walked
+  // and each row is probed in the set (read once); narrow statements join from the set instead.
+  return plan === "broad" ? sql`+t.thread_id IN (${m})` : sql`t.thread_id IN (${m})`;
+}
+
+/** The WHERE of a search or count; `plan` chooses how a title search is tested (see TitlePlan). */
+export function buildThreadFilter(q: ThreadQuery, d: StoreDialect = "sqlite", plan?: TitlePlan, fromMatches = false): Sql {
   const parts: Sql[] = [sql`1 = 1`];
   const add = (s: Sql) => parts.push(s);
   for (const [k, v] of Object.entries(q.metadata ?? {})) add(jsonEquals(d, "t.metadata", [k], v));
@@ -90,23 +130,54 @@ export function buildThreadFilter(q: ThreadQuery, d: StoreDialect = "sqlite"): S
   }
   if (q.ids) add(d === "postgres" ? sql`t.thread_id = ANY(${q.ids}::text[])` : sql`t.thread_id IN (SELECT value FROM json_each(${JSON.stringify(q.ids)}))`);
   if (q.status) add(sql`t.status = ${q.status}`);
-  if (q.titleSearch != null && q.titleSearch.trim() !== "") add(titleMatch(d, q.titleSearch));
+  // A "narrow" search statement joins from the match set itself (buildSearch); counts test it here.
+  if (q.titleSearch != null && q.titleSearch.trim() !== "" && !(plan === "narrow" && fromMatches)) add(titleMatch(d, q.titleSearch, plan));
   if (q.asOf) add(sql`t.created_at <= ${q.asOf}`);
   for (const [k, want] of Object.entries(q.authFilters ?? {})) add(authFilterSql(d, k, want));
   return sql.join(parts, sql` AND `);
 }
 
-/** With `$as_of`, "activity_at" means the last activity at or before that instant (from the activity log). */
-export function buildOrder(q: ThreadQuery): { column: Sql; sql: Sql } {
+const asOfActivity = (asOf: string) =>
+  sql`COALESCE((SELECT MAX(a.at) FROM tl_thread_activity a WHERE a.thread_id = t.thread_id AND a.at <= ${asOf}), t.created_at)`;
+
+/**
+ * The whole threads/search statement. Ordering by `activity_at` with `$as_of` means the last
+ * activity at or before that instant (activity log), which is:
+ * - `t.activity_at` itself for a thread not active since then (`activity_at <= as_of`: the
+ *   column and the log are written together, migration 2 fills the log for older data): branch
+ *   (a) walks the (activity_at, thread_id) index in list order and stops after offset + limit;
+ * - the log lookup for the few threads active since (`activity_at > as_of`, created before it):
+ *   branch (b), an index range scan of the newest rows.
+ * Both merged, ordered and cut: a page costs O(offset + limit + active-since), not a sort of all.
+ * A "narrow" title search instead starts from its few matches (joined first, then sorted).
+ */
+export function buildSearch(q: ThreadQuery, d: StoreDialect, plan: TitlePlan, cols: Sql): Sql {
   const dir = sql.raw(q.sortOrder === "asc" ? "ASC" : "DESC");
-  if (q.sortBy === "activity_at" && q.asOf) {
-    return {
-      column: sql`, COALESCE((SELECT MAX(a.at) FROM tl_thread_activity a WHERE a.thread_id = t.thread_id AND a.at <= ${q.asOf}), t.created_at) AS sort_at`,
-      sql: sql`sort_at ${dir}, t.thread_id ${dir}`,
-    };
+  const ex = extractColumns(q.extract, d);
+  const narrow = plan === "narrow" && q.titleSearch != null && q.titleSearch.trim() !== "";
+  const where = buildThreadFilter(q, d, plan, narrow);
+  const byActivityAsOf = q.sortBy === "activity_at" && q.asOf;
+  const page = sql`LIMIT ${q.limit} OFFSET ${q.offset}`;
+  if (narrow) {
+    // SQLite: CROSS JOIN keeps the match set as the outer loop (the planner would rather walk the order index).
+    const join = sql.raw(d === "sqlite" ? "CROSS JOIN" : "JOIN");
+    const from = sql`(SELECT DISTINCT thread_id FROM (${titleMatches(d, q.titleSearch!)}) s) m ${join} tl_threads t ON t.thread_id = m.thread_id`;
+    const order = byActivityAsOf ? sql`${asOfActivity(q.asOf!)} ${dir}, t.thread_id ${dir}` : columnOrder(q, dir);
+    return sql`SELECT ${cols}${ex} FROM ${from} WHERE ${where} ORDER BY ${order} ${page}`;
   }
+  if (!byActivityAsOf) return sql`SELECT ${cols}${ex} FROM tl_threads t WHERE ${where} ORDER BY ${columnOrder(q, dir)} ${page}`;
+  const asOf = q.asOf!;
+  // Each branch reads its rows' columns itself: a join back from the merged ids would let the
+  // planner pick a hash join over the whole table (Postgres does on small tables).
+  const settled = sql`SELECT ${cols}${ex}, t.activity_at AS sort_at FROM tl_threads t WHERE ${where} AND t.activity_at <= ${asOf}
+    ORDER BY t.activity_at ${dir}, t.thread_id ${dir} LIMIT ${q.offset + q.limit}`;
+  const movedSince = sql`SELECT ${cols}${ex}, ${asOfActivity(asOf)} AS sort_at FROM tl_threads t WHERE ${where} AND t.activity_at > ${asOf}`;
+  return sql`SELECT * FROM (${settled}) a UNION ALL ${movedSince} ORDER BY sort_at ${dir}, thread_id ${dir} ${page}`;
+}
+
+function columnOrder(q: ThreadQuery, dir: Sql): Sql {
   const col = sql.ref(`t.${q.sortBy}`);
-  return { column: sql``, sql: q.sortBy === "thread_id" ? sql`${col} ${dir}` : sql`${col} ${dir}, t.thread_id ${dir}` };
+  return q.sortBy === "thread_id" ? sql`${col} ${dir}` : sql`${col} ${dir}, t.thread_id ${dir}`;
 }
 
 /** Extracted fields come back as JSON text in columns ex_0, ex_1, …; title/title_source come from the projection. */

@@ -1,0 +1,118 @@
+/**
+ * Read side of the store at scale: seeds N threads through the store's own write functions
+ * (insertThread with a title, setStatus for later activity — the calls the API makes), then
+ * times the sidebar's first page, title search (narrow and matching every thread) and the
+ * per-user first page (accounts mode's owner filter), both as the raw store query and as the
+ * SDK sees it through the real API handler, beside a bare GET /info.
+ *
+ *   node_modules/.bin/tsx bench/store-scale.ts 10000 100000           # SQLite file
+ *   TEST_DATABASE_URL=postgres://…/postgres node_modules/.bin/tsx bench/store-scale.ts 10000 100000
+ *
+ * Prints one line per figure (p50 / p95 in ms over SAMPLES reads after a warm-up). Reads run
+ * after ANALYZE (Postgres: VACUUM ANALYZE), i.e. on statistics a settled database has.
+ */
+import { FIRST_PAGE, fetchThreadPage } from "@/lib/client/thread-pages";
+import { createHarness, type Harness } from "@/lib/server/test-harness";
+import type { ThreadQuery } from "@/lib/server/store/search-sql";
+
+const SAMPLES = Number(process.env.SAMPLES ?? 40);
+const USERS = 200;
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+if (!sizes.length) sizes.push(10_000, 100_000);
+
+const label = (i: number) => `t${String(i).padStart(6, "0")}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Threads i in [from, to): created 10 ms apart, titled, every 20th one active again later. */
+async function seed(h: Harness, from: number, to: number, base: number) {
+  const q = h.api.q;
+  const BATCH = 500;
+  for (let start = from; start < to; start += BATCH) {
+    await q.transaction(async () => {
+      for (let i = start; i < Math.min(to, start + BATCH); i++) {
+        await q.insertThread({
+          thread_id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+          at: iso(base + i * 10),
+          metadata: JSON.stringify({ owner: `user-${i % USERS}` }),
+          title: `${label(i)} question about sourdough`,
+          title_source: '{"kind":"fallback"}',
+        });
+      }
+    });
+  }
+  // Later activity (a run started and ended) on 5 % of them, after every create.
+  await q.transaction(async () => {
+    for (let i = from; i < to; i += 20) {
+      await q.setStatus(`00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, "idle", iso(base + to * 10 + i));
+    }
+  });
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+
+async function time(name: string, fn: () => Promise<unknown>) {
+  for (let i = 0; i < 5; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const t = performance.now();
+    await fn();
+    xs.push(performance.now() - t);
+  }
+  console.log(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
+  return pct(xs, 50);
+}
+
+/** The ThreadQuery the handler builds from the web app's request (lib/client/thread-pages.ts). */
+const sidebarQuery = (extra: Partial<ThreadQuery> = {}): ThreadQuery => ({
+  metadata: {},
+  asOf: new Date().toISOString(),
+  sortBy: "activity_at",
+  sortOrder: "desc",
+  limit: 50,
+  offset: 0,
+  withValues: false,
+  extract: [
+    ["title", "values.title"],
+    ["title_source", "values.title_source"],
+  ],
+  ...extra,
+});
+
+async function main() {
+  const h = createHarness();
+  await h.api.ready;
+  console.log(`store: ${h.dialect}${h.dialect === "sqlite" ? ` (${h.dbPath})` : ""}`);
+  const base = Date.now() - 10 * 60 * 60 * 1000;
+  let made = 0;
+  try {
+    for (const n of sizes) {
+      const t = performance.now();
+      await seed(h, made, n, base);
+      made = n;
+      await h.api.q.analyze(); // planner statistics (and, on Postgres, GIN's pending list flushed), as a settled database has
+      console.log(`\nN=${n}: seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      const q = h.api.q;
+      const probe = label(Math.floor(n / 3));
+      const expectRows = async (query: ThreadQuery, want: number) => {
+        const rows = await q.searchThreads(query);
+        if (rows.length !== want) throw new Error(`expected ${want} rows, got ${rows.length}`);
+      };
+      await time("store: first page (as_of, activity desc)", () => expectRows(sidebarQuery(), 50));
+      await time("store: title search, 1 match", () => expectRows(sidebarQuery({ titleSearch: probe }), 1));
+      await time("store: title search, every thread", () => expectRows(sidebarQuery({ titleSearch: "question sourdough" }), 50));
+      await time("store: title search, no match", () => expectRows(sidebarQuery({ titleSearch: "zzzz" }), 0));
+      await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), 50));
+      await time("api: GET /info", async () => (await h.fetch("/info")).json());
+      await time("api: first page (SDK, lean request)", () => fetchThreadPage(h.client, FIRST_PAGE, ""));
+      await time("api: title search every thread (SDK)", () => fetchThreadPage(h.client, FIRST_PAGE, "question sourdough"));
+      await time("api: title search 1 match (SDK)", () => fetchThreadPage(h.client, FIRST_PAGE, probe));
+    }
+  } finally {
+    await h.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

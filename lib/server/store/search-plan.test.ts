@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../test-harness";
+import type { Queries } from "./queries";
+import type { ThreadQuery } from "./search-sql";
+
+/**
+ * The read side at scale (issue 10): the sidebar's first page and a broad title search must walk
+ * the list-order index and stop, never read and sort every thread; and the shapes that do so must
+ * return exactly the order the definition gives (checked against a naive computation).
+ */
+
+let h: Harness;
+let q: Queries;
+afterAll(async () => h?.close(), 120_000);
+
+const SEEDED = 3000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const BASE = Date.parse("2026-06-01T00:00:00.000Z");
+const seededId = (i: number) => `seed-${String(i).padStart(6, "0")}`;
+
+/** The ThreadQuery the API builds from the web app's list request (lib/client/thread-pages.ts). */
+const sidebar = (extra: Partial<ThreadQuery> = {}): ThreadQuery => ({
+  metadata: {},
+  asOf: iso(BASE + 10_000_000),
+  sortBy: "activity_at",
+  sortOrder: "desc",
+  limit: 50,
+  offset: 0,
+  withValues: false,
+  extract: [
+    ["title", "values.title"],
+    ["title_source", "values.title_source"],
+  ],
+  ...extra,
+});
+
+beforeAll(async () => {
+  h = createHarness();
+  await h.api.ready;
+  q = h.api.q;
+  // Through the store's own writes: created 1 s apart, titled, 10 owners, every 10th active later.
+  await q.transaction(async () => {
+    for (let i = 0; i < SEEDED; i++) {
+      await q.insertThread({
+        thread_id: seededId(i),
+        at: iso(BASE + i * 1000),
+        metadata: JSON.stringify({ owner: `user-${i % 10}` }),
+        title: `t${i} question about sourdough`,
+        title_source: '{"kind":"fallback"}',
+      });
+    }
+    for (let i = 0; i < SEEDED; i += 10) await q.setStatus(seededId(i), "idle", iso(BASE + SEEDED * 1000 + i));
+  });
+  await q.analyze();
+}, 300_000);
+
+// --- plans -------------------------------------------------------------------------------
+
+interface PlanNode {
+  op: string;
+  children: PlanNode[];
+}
+
+/** EXPLAIN QUERY PLAN rows (id, parent, detail) or Postgres' JSON plan → one tree. */
+function planTree(rows: unknown[]): PlanNode {
+  if (h.dialect === "postgres") {
+    const json = (rows[0] as Record<string, unknown>)["QUERY PLAN"];
+    const top = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PgNode }[];
+    const walk = (n: PgNode): PlanNode => ({
+      op: [n["Node Type"], n["Index Name"] ? `using ${n["Index Name"]}` : "", n["Relation Name"] ? `on ${n["Relation Name"]}` : "", n["Index Cond"] ? `[${n["Index Cond"]}]` : ""]
+        .filter(Boolean)
+        .join(" "),
+      children: [...(n.Plans ?? []).map(walk)],
+    });
+    return walk(top[0].Plan);
+  }
+  const byId = new Map<number, PlanNode>();
+  const root: PlanNode = { op: "QUERY", children: [] };
+  byId.set(0, root);
+  for (const r of rows as { id: number; parent: number; detail: string }[]) {
+    const node = { op: r.detail, children: [] };
+    byId.set(r.id, node);
+    (byId.get(r.parent) ?? root).children.push(node);
+  }
+  return root;
+}
+interface PgNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PgNode[];
+}
+
+const flat = (n: PlanNode): PlanNode[] => [n, ...n.children.flatMap(flat)];
+const show = (n: PlanNode, depth = 0): string => [" ".repeat(depth * 2) + n.op, ...n.children.map((c) => show(c, depth + 1))].join("\n");
+
+/** Every access to tl_threads (the table itself or one of its indexes). */
+function threadReads(tree: PlanNode): string[] {
+  if (h.dialect === "postgres") return flat(tree).filter((n) => / on tl_threads\b/.test(n.op)).map((n) => n.op);
+  return flat(tree)
+    .map((n) => n.op)
+    .filter((op) => /^(SCAN|SEARCH) t\b/.test(op));
+}
+
+/**
+ * A read of the whole table. SQLite: `SCAN t`, or any access not through the list-order indexes or
+ * the primary key (e.g. the created_at index, then a sort). Postgres: a scan of tl_threads whose
+ * rows feed a Sort (or hash/aggregate) without a Limit in between, unless it is the range of
+ * threads active after `as_of` (`activity_at > …`, the few moved since the snapshot).
+ */
+function fullReads(tree: PlanNode): string[] {
+  if (h.dialect === "sqlite") return threadReads(tree).filter((op) => op.startsWith("SCAN t") || !/tl_threads_activity|tl_threads_owner_activity|PRIMARY KEY|sqlite_autoindex_tl_threads_1/.test(op));
+  const bad: string[] = [];
+  const visit = (n: PlanNode, underSort: boolean) => {
+    const range = /using tl_threads_(owner_)?activity\b.*\[.*activity_at > /;
+    const movedSince = [n, ...n.children].some((c) => range.test(c.op));
+    if (underSort && / on tl_threads\b/.test(n.op) && !movedSince) bad.push(n.op);
+    for (const c of n.children) visit(c, n.op.startsWith("Limit") ? false : underSort || /^(Sort|Incremental Sort|Hash|HashAggregate|Aggregate)/.test(n.op));
+  };
+  visit(tree, false);
+  return bad;
+}
+
+const orderIndex = (tree: PlanNode, name: string) => flat(tree).some((n) => n.op.includes(`INDEX ${name} `) || n.op.includes(`using ${name} `) || n.op.endsWith(`using ${name}`));
+
+describe("the first page reads the activity index and stops", () => {
+  it("web app's first page: activity index walked, no read of every thread", async () => {
+    const tree = planTree(await q.explainSearch(sidebar()));
+    expect(orderIndex(tree, "tl_threads_activity"), show(tree)).toBe(true);
+    expect(fullReads(tree), show(tree)).toEqual([]);
+    const rows = await q.searchThreads(sidebar());
+    expect(rows).toHaveLength(50);
+    // Every 10th thread moved after the others were made: they lead, newest first.
+    expect(rows.slice(0, 3).map((r) => r.thread_id)).toEqual([seededId(2990), seededId(2980), seededId(2970)]);
+  });
+
+  it("a later page with an as_of before recent activity: still an index walk, no full sort", async () => {
+    const query = sidebar({ asOf: iso(BASE + SEEDED * 1000 + 1500), offset: 200 });
+    const tree = planTree(await q.explainSearch(query));
+    expect(orderIndex(tree, "tl_threads_activity"), show(tree)).toBe(true);
+    expect(fullReads(tree), show(tree)).toEqual([]);
+  });
+
+  it("accounts mode's per-user first page walks the (owner, activity_at) index", async () => {
+    const query = sidebar({ authFilters: { owner: "user-7" }, limit: 20 });
+    const tree = planTree(await q.explainSearch(query));
+    expect(orderIndex(tree, "tl_threads_owner_activity"), show(tree)).toBe(true);
+    expect(fullReads(tree), show(tree)).toEqual([]);
+    const rows = await q.searchThreads(query);
+    expect(rows).toHaveLength(20);
+    expect(rows.every((r) => JSON.parse(r.metadata).owner === "user-7")).toBe(true);
+    expect(await q.searchThreads(sidebar({ authFilters: { owner: { $eq: "user-7" } }, limit: 20 }))).toEqual(rows);
+  });
+
+  it("a title search matching every thread walks the order index too; a narrow one starts from the matches", async () => {
+    const broad = planTree(await q.explainSearch(sidebar({ titleSearch: "question sourdough" })));
+    expect(orderIndex(broad, "tl_threads_activity"), show(broad)).toBe(true);
+    expect(fullReads(broad), show(broad)).toEqual([]);
+    expect(await q.searchThreads(sidebar({ titleSearch: "question sourdough" }))).toHaveLength(50);
+
+    const narrow = planTree(await q.explainSearch(sidebar({ titleSearch: "t1234" })));
+    expect(orderIndex(narrow, "tl_threads_activity"), show(narrow)).toBe(false);
+    expect((await q.searchThreads(sidebar({ titleSearch: "t1234" }))).map((r) => r.thread_id)).toEqual([seededId(1234)]);
+  });
+});
