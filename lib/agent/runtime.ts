@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { GatedSqliteSaver } from "./sqlite-gate";
+import { openDurableSqlite } from "./sqlite-durability";
 import { lockPostgres, lockSqliteFile } from "./process-lock";
 import { ThreadlinePostgresSaver } from "./postgres-saver";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
@@ -60,12 +61,10 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
   const dbPath = path.join(dir, "threadline.sqlite");
   // Before anything touches the file: a second process on it stops here with a clear message.
   lockSqliteFile(dbPath);
-  const db = new Database(dbPath);
-  db.pragma("journal_mode = WAL");
-  // FULL: every commit is fsynced before it is acknowledged, so a power loss cannot take back a
-  // rename or a message the API already confirmed (WAL's NORMAL may lose the last commits).
-  db.pragma("synchronous = FULL");
-  db.pragma("busy_timeout = 5000");
+  // WAL with group commit: every commit the API acknowledges is fsynced before its response
+  // leaves, so a power loss cannot take back a rename or a message it confirmed; one fsync,
+  // off the event loop, serves all requests waiting at that moment (sqlite-durability.ts).
+  const db = openDurableSqlite(Database, dbPath);
   // Gated: the registry's transactions on this connection never take a checkpoint write with them.
   const checkpointer = new GatedSqliteSaver(db);
   const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });

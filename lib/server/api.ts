@@ -8,6 +8,7 @@ import { migrate } from "./store/migrations";
 import { Registry } from "./store/registry";
 import { repairAfterRestart, resyncDriftedTitles } from "./runs/repair";
 import { Router, pathSegments } from "./http/router";
+import { isAnsweredDurably } from "./http/http";
 import { RunManager } from "./runs/run-manager";
 import type { RunLimits } from "./runs/run-limits";
 import { buildRoutes } from "./http/routes";
@@ -17,6 +18,7 @@ import { afterReady, type ApiKeyStore } from "./auth/api-keys";
 import { apiKeyStore } from "./store/api-keys";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
+import { durabilityOf } from "@/lib/agent/sqlite-durability";
 import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
 import { accountsDatabaseFor, createAccounts, type Accounts, type AccountsDatabase } from "./auth/accounts";
@@ -74,11 +76,15 @@ export interface Api {
   ready: Promise<void>;
   /** The background check that re-syncs any title drift restart repair had no mark for (count fixed). */
   driftCheck: Promise<number>;
+  /** Resolves once every write committed so far is on disk (SQLite group commit; no-op elsewhere). */
+  durable(): Promise<void>;
   /** Web-standard handler for everything under the API root, for in-process callers (no network checks). */
   handle(req: Request): Promise<Response>;
   /** The same, for requests from the network: Host allowlist, cross-site refusal and CORS first. */
   serve(req: Request): Promise<Response>;
 }
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function createApi(deps: ApiDeps): Api {
   // A plain SqliteSaver on the registry's connection could write inside a registry transaction.
@@ -90,8 +96,9 @@ export function createApi(deps: ApiDeps): Api {
   const saverReady = Promise.resolve((deps.checkpointer as unknown as { setup?: () => unknown }).setup?.());
   if (!deps.store && !deps.db) throw new Error("createApi needs the SQLite connection (db) or a store");
   const q = deps.store ? queriesFor(deps.store) : createQueries(deps.db!);
+  const durability = durabilityOf(deps.db);
   const registry = new Registry(q);
-  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits });
+  const runs = new RunManager({ graph: deps.graph, registry, q, checkpointer: deps.checkpointer, titleConfig: deps.titleConfig, limits: deps.runLimits, durable: () => durability?.flush() ?? Promise.resolve() });
   const titles = new TitleService({ graph: deps.graph, registry, runs, titleConfig: deps.titleConfig, titler: deps.titler ?? null });
   const router = buildRoutes(new Router());
   const guard = deps.guard ?? guardConfigFromEnv({});
@@ -117,8 +124,13 @@ export function createApi(deps: ApiDeps): Api {
     driftCheck,
     async handle(req) {
       await ready;
-      return router.handle(api, req, pathSegments(new URL(req.url).pathname));
+      const res = await router.handle(api, req, pathSegments(new URL(req.url).pathname));
+      // Whatever this request wrote is on disk before it is acknowledged (group commit, SQLite).
+      // Reads acknowledge nothing: they do not wait for other requests' (or runs') writes.
+      if (!READS.has(req.method) && !isAnsweredDurably(res)) await api.durable();
+      return res;
     },
+    durable: () => durability?.flush() ?? Promise.resolve(),
     async serve(req) {
       const refused = guardRequest(req, guard);
       if (refused) return refused;

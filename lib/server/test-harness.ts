@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { ThreadlinePostgresSaver } from "@/lib/agent/postgres-saver";
 import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
+import { openDurableSqlite, type DurabilityOptions } from "@/lib/agent/sqlite-durability";
 import { postgresStore, type Store } from "./store/db";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Client } from "@langchain/langgraph-sdk";
@@ -104,6 +105,8 @@ export interface HarnessOptions {
   chatModel?: BaseChatModel;
   /** Tools the agent may call (multi-step runs). */
   tools?: StructuredToolInterface[];
+  /** The SQLite file's group commit (a slowed-down fsync, in durability tests). */
+  durability?: DurabilityOptions;
   /** Reuse a data dir (restart tests). */
   dir?: string;
   runLimits?: Partial<RunLimits>;
@@ -150,8 +153,8 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     saver = ThreadlinePostgresSaver.fromUrl(pgUrl);
     store = postgresStore(pgUrl);
   } else {
-    db = new Database(dbPath);
-    db.pragma("journal_mode = WAL");
+    // The app's own way of opening its file (WAL, group commit), so tests exercise it.
+    db = openDurableSqlite(Database, dbPath, opts.durability);
     saver = new GatedSqliteSaver(db);
   }
   const model = opts.model ?? new ScriptedModel();

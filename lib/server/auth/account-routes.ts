@@ -20,7 +20,9 @@ export async function serveAuthRoute(api: Api, req: Request): Promise<Response> 
     const accounts = api.auth.accounts;
     if (!accounts) throw noAccounts();
     assertJsonWrite(req, "refuse");
-    return await accounts.handler(req);
+    const res = await accounts.handler(req);
+    await api.durable(); // a sign-up, sign-in (session row) or sign-out is on disk before it is answered
+    return res;
   } catch (err) {
     return errorResponse(err);
   }
@@ -30,6 +32,12 @@ const createKeyBody = z.object({ name: z.string().trim().min(1).max(60) }).stric
 
 /** /api/account/keys (GET list, POST create) and /api/account/keys/{id} (DELETE revoke): a session only. */
 export async function serveKeySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {
+  const res = await keySettings(api, req, keyId);
+  await api.durable(); // a key created or revoked is on disk before it is answered
+  return res;
+}
+
+async function keySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {
   const refused = guardRequest(req, api.auth.guard, { keysExempt: false, origin: "always" });
   if (refused) return refused;
   try {

@@ -45,3 +45,14 @@ export function intParam(url: URL, name: string, dflt: number, min: number, max:
   if (!Number.isInteger(n) || n < min || n > max) throw unprocessable(`${name} must be an integer between ${min} and ${max}`);
   return n;
 }
+
+const durableAnswers = new WeakSet<Response>();
+/**
+ * An answer whose writes its handler already made durable (a new run's row, before the run
+ * started): the API sends it without waiting for an fsync of what the run has written since.
+ */
+export function answeredDurably(res: Response): Response {
+  durableAnswers.add(res);
+  return res;
+}
+export const isAnsweredDurably = (res: Response) => durableAnswers.has(res);

@@ -56,11 +56,14 @@ export async function repairAfterRestart(q: Queries, registry: Registry, runs: R
 
 /**
  * After repair, in the background: compare every idle thread's registry title with its
- * checkpoint and re-sync any that drifted. Yields between threads so requests keep flowing.
+ * checkpoint and re-sync any that drifted. The comparison is first made in SQL (the checkpoint
+ * the registry last mirrored vs the thread's latest, and the title columns vs that checkpoint's
+ * title: queries.ts `driftCandidateIds`), so only threads where they differ have their
+ * checkpoint read, not every thread at every start. Yields between threads so requests keep flowing.
  */
 export async function resyncDriftedTitles(q: Queries, runs: RunManager): Promise<number> {
   let fixed = 0;
-  for (const threadId of await q.idleThreadIds()) {
+  for (const threadId of await q.driftCandidateIds()) {
     try {
       if (await runs.resyncIfDrifted(threadId)) {
         fixed++;

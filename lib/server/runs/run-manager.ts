@@ -8,7 +8,7 @@ import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-write
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
 import type { Queries, RunStatus, ThreadRow } from "../store/queries";
-import type { Registry } from "../store/registry";
+import { syncedFactOf, type Registry } from "../store/registry";
 import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
 import { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits";
@@ -33,6 +33,8 @@ export interface RunManagerDeps {
   checkpointer: BaseCheckpointSaver;
   titleConfig?: TitleConfig;
   limits?: Partial<RunLimits>;
+  /** Resolves once what was committed is on disk (SQLite group commit); default: at once. */
+  durable?: () => Promise<void>;
 }
 
 /**
@@ -130,6 +132,8 @@ export class RunManager {
       this.dropIfIdle(threadId, lane);
       throw err;
     }
+    // The run row (holding the user's message) is on disk before the run starts and is announced.
+    await this.d.durable?.();
     run.stored = true;
     run.emit("metadata", { run_id: run.runId, thread_id: threadId, attempt: 1 });
     // Cancelled while its row was being stored (a delete, or a run with "interrupt"): ends now.
@@ -442,7 +446,12 @@ export class RunManager {
     const row = await registry.find(threadId);
     if (!row || row.pin_pending) return false;
     const snap = await graph.getState(threadConfig(threadId));
-    if (sameTitleFact(registry.titleOf(row), titleFactOf(snap.values))) return false;
+    if (sameTitleFact(registry.titleOf(row), titleFactOf(snap.values))) {
+      // In step (only spelled differently, or mirrored before migration 2): say so, so the next
+      // start's SQL comparison skips it. Spelled as the row has it: the same fact, so a true claim.
+      await this.d.q.setSynced(threadId, syncedFactOf(snap, row));
+      return false;
+    }
     return this.exclusive(
       threadId,
       async () => {

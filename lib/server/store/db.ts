@@ -18,6 +18,10 @@ export interface ThreadsTable {
   title_source: string | null;
   pin_pending: number;
   sync_pending: Generated<number>;
+  /** What the registry last mirrored: that checkpoint's id and title fact (see migrations.ts). */
+  synced_checkpoint_id: Generated<string | null>;
+  synced_title: Generated<string | null>;
+  synced_title_source: Generated<string | null>;
 }
 
 export interface TitleRevisionsTable {

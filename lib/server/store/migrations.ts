@@ -19,6 +19,10 @@ import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, searchTerms } from "./search-te
  *   `sync_pending` = an idle-thread write (rename, regenerate, state update) is under way; it
  *   writes the checkpoint first and the registry second, so a crash in between leaves this flag
  *   for restart repair to re-sync the registry from the checkpoint.
+ *   `synced_checkpoint_id`, `synced_title`, `synced_title_source` (migration 2) = the checkpoint the
+ *   registry last mirrored and that checkpoint's title fact: when the thread's latest checkpoint is
+ *   still that one and the title columns still hold that fact, the registry cannot have drifted,
+ *   so restart's drift pass compares in SQL and reads only the threads where they differ.
  * - tl_title_revisions: every title a thread has had with its search terms (search-terms.ts),
  *   indexed (SQLite: FTS5 table tl_title_fts; Postgres: a tsvector column with a GIN index), so
  *   title search finds a thread by its current and earlier titles.
@@ -301,6 +305,16 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   { version: 2, name: "owner column, activity log backfill", up: ownerAndActivity },
+  {
+    version: 3,
+    name: "synced-checkpoint",
+    up: {
+      sqlite: (db) =>
+        run(db, ["synced_checkpoint_id", "synced_title", "synced_title_source"].map((c) => `ALTER TABLE tl_threads ADD COLUMN ${c} TEXT`).join(";\n")),
+      postgres: (db) =>
+        run(db, 'ALTER TABLE tl_threads ADD COLUMN synced_checkpoint_id TEXT COLLATE "C", ADD COLUMN synced_title TEXT, ADD COLUMN synced_title_source TEXT'),
+    },
+  },
 ];
 
 /** Applies every migration the database has not had yet, in order; returns the versions applied. */

@@ -36,6 +36,10 @@ export type RunRow = Omit<Selectable<RunsTable>, "status"> & { status: RunStatus
 
 export type TitleRequestRow = Selectable<TitleRequestsTable>;
 
+/** A checkpoint (null: none) and the title fact it holds, as the registry's title columns spell it. */
+export type SyncedFact = { checkpointId: string | null; title: string | null; titleSource: string | null };
+const syncedColumns = (f: SyncedFact) => ({ synced_checkpoint_id: f.checkpointId, synced_title: f.title, synced_title_source: f.titleSource });
+
 /** Activity older than this keeps only each thread's latest entry (as-of paging window). */
 const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -140,8 +144,10 @@ export function queriesFor(store: Store) {
             await logActivity(id, activityAt);
           })
         : x().updateTable("tl_threads").set({ status }).where("thread_id", "=", id).execute(),
-    setValues: (id: string, valuesJson: string | null, interruptsJson: string | null) =>
-      x().updateTable("tl_threads").set({ values_json: valuesJson, interrupts_json: interruptsJson }).where("thread_id", "=", id).execute(),
+    /** The snapshot of checkpoint `synced` (its id and title fact: what drift checks compare against). */
+    setValues: (id: string, valuesJson: string | null, interruptsJson: string | null, synced: SyncedFact) =>
+      x().updateTable("tl_threads").set({ values_json: valuesJson, interrupts_json: interruptsJson, ...syncedColumns(synced) }).where("thread_id", "=", id).execute(),
+    setSynced: (id: string, synced: SyncedFact) => x().updateTable("tl_threads").set(syncedColumns(synced)).where("thread_id", "=", id).execute(),
     setValuesOnly: (id: string, valuesJson: string) => x().updateTable("tl_threads").set({ values_json: valuesJson }).where("thread_id", "=", id).execute(),
     /** Writes the projection and records the revision for title search (one transaction). */
     setTitle: (id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) =>
@@ -183,8 +189,18 @@ export function queriesFor(store: Store) {
         .selectAll()
         .where((eb) => eb.or([eb("status", "=", "busy"), eb("pin_pending", "=", 1), eb("sync_pending", "=", 1)]))
         .execute() as Promise<ThreadRow[]>,
-    idleThreadIds: async () =>
-      (await x().selectFrom("tl_threads").select("thread_id").where("status", "!=", "busy").where("pin_pending", "=", 0).execute()).map((r) => r.thread_id),
+    /**
+     * Idle threads whose registry may differ from their latest checkpoint: that checkpoint is not
+     * the one last mirrored (or none was), or the title columns no longer hold its title fact.
+     * One indexed MAX per thread, no checkpoint is read (its latest is what getState reads).
+     */
+    driftCandidateIds: async () => {
+      const latest = sql`(SELECT MAX(c.checkpoint_id) FROM checkpoints c WHERE c.thread_id = t.thread_id AND c.checkpoint_ns = '')`;
+      const { rows } = await sql<{ thread_id: string }>`SELECT t.thread_id FROM tl_threads t
+        WHERE t.status != 'busy' AND t.pin_pending = 0 AND NOT (t.synced_checkpoint_id IS NOT DISTINCT FROM ${latest}
+          AND t.title IS NOT DISTINCT FROM t.synced_title AND t.title_source IS NOT DISTINCT FROM t.synced_title_source)`.execute(x());
+      return rows.map((r) => r.thread_id);
+    },
     /** `plan` is chosen from the match count unless given (tests compare the plans). */
     async searchThreads(query: ThreadQuery, plan?: TitlePlan): Promise<ThreadRow[]> {
       const { rows } = await sql<ThreadRow>`${await searchStatement(query, plan)}`.execute(x());

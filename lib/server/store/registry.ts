@@ -4,7 +4,7 @@ import { decideTitle, parseTitleSource, sameTitleFact, titleFactOf, type TitleFa
 import { nowIso } from "./clock";
 import { conflict, notFound } from "../http/errors";
 import { interruptsOf } from "../graph";
-import type { Queries, ThreadRow, ThreadStatus } from "./queries";
+import type { Queries, SyncedFact, ThreadRow, ThreadStatus } from "./queries";
 import type { ThreadQuery } from "./search-sql";
 import type { TitleRequestRecord } from "@/lib/agent/title-model";
 import { toJson } from "./serde";
@@ -23,6 +23,14 @@ const parse = <T>(s: string | null | undefined, fallback: T): T => {
     return fallback;
   }
 };
+
+/** A snapshot's checkpoint id and title fact, spelled as `setTitle` writes them into the title columns. */
+export function syncedFactOf(snap: StateSnapshot, spelled?: { title: string | null; title_source: string | null }): SyncedFact {
+  const fact = titleFactOf(snap.values);
+  const checkpointId = (snap.config?.configurable?.checkpoint_id as string | undefined) ?? null;
+  if (spelled) return { checkpointId, title: spelled.title, titleSource: spelled.title_source };
+  return { checkpointId, title: fact.title, titleSource: fact.source ? JSON.stringify(fact.source) : null };
+}
 
 export type ThreadJsonOptions = { select?: readonly string[]; extract?: [string, string][] };
 
@@ -145,7 +153,7 @@ export class Registry {
     const hasCheckpoint = Boolean(snap.config?.configurable?.checkpoint_id);
     const interrupts = interruptsOf(snap);
     if (!(await this.q.getThread(threadId))) return;
-    await this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null);
+    await this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null, syncedFactOf(snap));
     await this.retitle(threadId, titleFactOf(snap.values), () => true);
   }
 

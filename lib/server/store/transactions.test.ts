@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openAppAgent } from "@/lib/agent/runtime";
+import { durabilityOf } from "@/lib/agent/sqlite-durability";
 import { threadConfig } from "../graph";
 import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
 
@@ -99,18 +100,62 @@ describe("the checkpointer and the registry share one SQLite connection", () => 
 });
 
 describe("power-loss durability", () => {
-  it("the app's SQLite connection commits with synchronous=FULL (WAL), also when it reopens its file", async () => {
+  it("the app's SQLite connection is WAL with group commit, also when it reopens its file", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
     const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
-    // A reopened WAL file starts at this SQLite build's WAL default (NORMAL), not FULL.
     (await openAppAgent(env)).db!.close();
     const app = await openAppAgent(env);
     try {
       expect(app.db!.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(app.db!.pragma("synchronous", { simple: true })).toBe(2);
+      // NORMAL: commits do not fsync on the event loop; the group commit below does, before any answer.
+      expect(app.db!.pragma("synchronous", { simple: true })).toBe(1);
+      expect(durabilityOf(app.db)).not.toBeNull();
     } finally {
       app.db!.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  /** A harness whose WAL fsync takes 150 ms and is recorded: what was committed when it started, when it ended. */
+  const slowSyncHarness = () => {
+    const syncs: { file: string; changesAtStart: number; endedAt: number }[] = [];
+    let totalChanges = () => 0;
+    h = createHarness({
+      durability: {
+        syncFile: async (file) => {
+          const changesAtStart = totalChanges();
+          await sleep(150);
+          syncs.push({ file, changesAtStart, endedAt: performance.now() });
+        },
+      },
+    });
+    const stmt = h.db.prepare("SELECT total_changes() AS n").pluck();
+    totalChanges = () => Number(stmt.get());
+    return { syncs, totalChanges };
+  };
+
+  it("a write is answered only after an fsync of the WAL that started once it was committed", async () => {
+    const { syncs, totalChanges } = slowSyncHarness();
+    const t = await h.client.threads.create();
+    const before = totalChanges();
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Kept through a power loss" } });
+    const answeredAt = performance.now();
+    const written = totalChanges();
+    expect(written).toBeGreaterThan(before);
+    const covering = syncs.filter((s) => s.changesAtStart >= written && s.endedAt <= answeredAt);
+    expect(covering.length).toBeGreaterThan(0);
+    expect(covering[0].file).toBe(`${h.dbPath}-wal`);
+  });
+
+  it("concurrent writes share fsyncs (group commit), and each is still answered after one covering it", async () => {
+    const { syncs, totalChanges } = slowSyncHarness();
+    const threads = await Promise.all(Array.from({ length: 8 }, () => h.client.threads.create()));
+    const synced = syncs.length;
+    await Promise.all(threads.map((t, i) => h.client.threads.updateState(t.thread_id, { values: { title: `Rename ${i}` } })));
+    const answeredAt = performance.now();
+    // Every row any of them wrote was committed before a sync that ended before the last answer.
+    const covered = Math.max(...syncs.filter((s) => s.endedAt <= answeredAt).map((s) => s.changesAtStart));
+    expect(covered).toBe(totalChanges());
+    expect(syncs.length - synced).toBeLessThan(8);
   });
 });

@@ -1,6 +1,6 @@
 import { jsonResponse, notFound, unprocessable } from "../errors";
 import { threadConfig } from "../../graph";
-import { intParam, parseClientInput, readBody, type Handler, type RouteContext } from "../http";
+import { answeredDurably, intParam, parseClientInput, readBody, type Handler, type RouteContext } from "../http";
 import type { RunRow } from "../../store/queries";
 import { checkRunRequest } from "../../runs/run-rules";
 import { runPath, runStreamResponse } from "../../runs/run-stream";
@@ -70,12 +70,15 @@ export const streamRun: Handler = async (ctx) => {
   const run = await api.runs.create(params.thread_id, body);
   // Default "continue": a run keeps going when the browser leaves, so its title still lands.
   const cancelOnLeave = body.on_disconnect === "cancel";
-  return runStreamResponse(run, {
-    afterId: -1,
-    signal: req.signal,
-    resumable: body.stream_resumable === true,
-    onDisconnect: cancelOnLeave ? () => api.runs.requestCancel(run, "interrupt") : undefined,
-  });
+  // The run's row is on disk (runs.create): the stream starts without waiting for the run's own writes.
+  return answeredDurably(
+    runStreamResponse(run, {
+      afterId: -1,
+      signal: req.signal,
+      resumable: body.stream_resumable === true,
+      onDisconnect: cancelOnLeave ? () => api.runs.requestCancel(run, "interrupt") : undefined,
+    }),
+  );
 };
 
 export const createRun: Handler = async (ctx) => {
@@ -83,7 +86,7 @@ export const createRun: Handler = async (ctx) => {
   const body = await readRunBody(ctx);
   const run = await api.runs.create(params.thread_id, body);
   const path = runPath(run.threadId, run.runId);
-  return jsonResponse(runJson(await getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path });
+  return answeredDurably(jsonResponse(runJson(await getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path }));
 };
 
 export const waitRun: Handler = async (ctx) => {
