@@ -34,6 +34,24 @@ export function ensureBuild() {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
+/** CPU time (user + system) a process and its descendants have used so far, in seconds (Linux /proc). */
+export function treeCpuSeconds(pid) {
+  const tick = 100; // USER_HZ on Linux
+  let sum = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // f[1] ppid, f[2] pgrp: the server runs in its own process group (detached)
+      if (Number(entry) === pid || Number(f[2]) === pid) sum += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone
+    }
+  }
+  return sum / tick;
+}
+
 /** Resident memory of a process and all its descendants, in MB (Linux /proc). */
 export function treeRssMb(pid) {
   const children = new Map();
@@ -93,7 +111,7 @@ async function waitUntilUp(child, url, log, ms) {
  * Starts one target: kind "threadline" or "langgraph-dev", with extra env (model settings).
  * Returns { name, apiUrl, client, rssMb(), stop() }.
  */
-export async function startTarget(kind, env = {}) {
+export async function startTarget(kind, env = {}, { nodeArgs = [] } = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `threadline-bench-${kind}-`));
   const devState = path.join(root, ".langgraph_api");
@@ -101,8 +119,9 @@ export async function startTarget(kind, env = {}) {
   let args;
   let apiUrl;
   if (kind === "threadline") {
-    cmd = bin("next");
-    args = ["start", "-H", "127.0.0.1", "-p", String(port)];
+    // nodeArgs (e.g. --cpu-prof, which NODE_OPTIONS refuses) need node started directly.
+    cmd = nodeArgs.length ? process.execPath : bin("next");
+    args = [...(nodeArgs.length ? [...nodeArgs, path.join(root, "node_modules", "next", "dist", "bin", "next")] : []), "start", "-H", "127.0.0.1", "-p", String(port)];
     apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
   } else {
     fs.rmSync(devState, { recursive: true, force: true });
@@ -148,6 +167,7 @@ export async function startTarget(kind, env = {}) {
     apiUrl,
     client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
     rssMb: () => treeRssMb(child.pid),
+    cpuSeconds: () => treeCpuSeconds(child.pid),
     log: () => output,
     stop,
   };
