@@ -147,7 +147,10 @@ describe.each(Object.keys(PROVIDERS) as ProviderName[])("model titles through %s
 
 describe("the title call's timing and count", () => {
   it("never delays the answer: the first token arrives long before a title model that takes 2 s", async () => {
-    const { h, titleRequests } = await setup("openai", { text: "Slow Lisbon Title", delayMs: 2000 }, { config: { timeout_ms: 5000 } });
+    // The answer's first token takes 60 ms, as any real model's does: the title request leaves
+    // before the model node runs, so it arrives first. (With a 5 ms model the two were racing
+    // over loopback sockets, and which won said nothing about the order they were started in.)
+    const { h, titleRequests } = await setup("openai", { text: "Slow Lisbon Title", delayMs: 2000 }, { config: { timeout_ms: 5000 }, chatDelayMs: 60 });
     const t = await h.client.threads.create();
     const started = Date.now();
     let firstToken = 0;
