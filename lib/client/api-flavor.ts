@@ -12,6 +12,6 @@
 export const NOT_OFFERED = "Not offered by the LangGraph server this app runs on";
 
 export function usesStandardApi(): boolean {
-  if (typeof window === "undefined") return Boolean(process.env.LANGGRAPH_API_URL?.trim());
+  if (typeof document === "undefined") return Boolean(process.env.LANGGRAPH_API_URL?.trim());
   return document.documentElement.dataset.api === "standard";
 }
