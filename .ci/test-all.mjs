@@ -42,7 +42,7 @@ const POSTGRES_SUITES = [
   "lib/server/runs/interrupted-title.test.ts",
   "lib/server/titles/rename-race.test.ts",
 ];
-// rename-race at its default 200 schedules takes ~170 s on Postgres here (~35 s on SQLite): the
+// rename-race at its default 200 schedules took 172-199 s on Postgres here (100: 79 s): the
 // Postgres pass runs 100 (each schedule also leaves a database on the throwaway server).
 const POSTGRES_RENAME_RACE_SCHEDULES = "100";
 
