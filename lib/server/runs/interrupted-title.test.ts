@@ -201,6 +201,66 @@ describe("restart repair of runs a crash killed", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a title the crash left only in pending writes (the step's task wrote it, its checkpoint was never stored) survives the next message", async () => {
+    // rename-race seed 1229236364 on Postgres: the instant title's task writes were stored, the
+    // process died before its step's checkpoint. getState shows the title (it applies pending
+    // writes), but the next run with input starts from the checkpoint alone and drops them.
+    h = createHarness();
+    // The process dies once the title's task writes (step 0's before-agent task) and the step 0
+    // checkpoint they belong to are stored, in either order (Postgres stores checkpoints behind
+    // the loop): no later checkpoint lands, nor anything after that moment.
+    const saver = h.saver;
+    const putWrites = saver.putWrites.bind(saver);
+    const put = saver.put.bind(saver);
+    const stored = new Set<string>();
+    let titleAt: string | null = null;
+    let died = false;
+    let titleWritten!: () => void;
+    const dead = new Promise<void>((resolve) => (titleWritten = resolve));
+    const dieOnceTitled = () => {
+      if (!titleAt || !stored.has(titleAt)) return;
+      died = true;
+      titleWritten();
+    };
+    const hang = () => new Promise<never>(() => {});
+    saver.putWrites = async (config, writes, taskId) => {
+      if (died) return hang();
+      await putWrites(config, writes, taskId);
+      if (writes.some(([channel]) => channel === "title")) titleAt = String(config.configurable?.checkpoint_id);
+      dieOnceTitled();
+    };
+    saver.put = async (config, checkpoint, metadata, versions) => {
+      if (died || (metadata?.step ?? 0) >= 1) return hang();
+      const out = await put(config, checkpoint, metadata, versions);
+      stored.add(checkpoint.id);
+      dieOnceTitled();
+      return out;
+    };
+    const t = await h.client.threads.create();
+    await h.client.runs.create(t.thread_id, "agent", { input: human("First question") });
+    await dead;
+    // The state the crash leaves: the title shows (pending writes applied), the checkpoint lacks it.
+    const shown = await h.api.graph.getState(threadConfig(t.thread_id));
+    expect(shown.values).toMatchObject({ title: "First question" });
+    const own = await h.api.graph.getState(threadConfig(t.thread_id, { checkpoint_id: shown.config.configurable?.checkpoint_id }));
+    expect((own.values as Values).title ?? null).toBeNull();
+    const dir = h.dir;
+    h.api.runs.close();
+    await h.crash();
+
+    vi.spyOn(console, "error").mockImplementation(() => {}); // the dead process's run fails against its closed connection
+    h = createHarness({ dir });
+    await h.api.ready;
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Second one") });
+    vi.restoreAllMocks();
+    const values = await state(t.thread_id);
+    expect(values.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["First question", "Second one"]);
+    expect(values).toMatchObject({ title: "First question", title_source: FALLBACK });
+    expect(await listedTitle(t.thread_id)).toBe("First question");
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("a settle that gives up is logged, and the owed pin is written at the next start", async () => {
     h = createHarness({ model: new ScriptedModel(["w ".repeat(60)], 5) });
     const t = await h.client.threads.create();

@@ -13,13 +13,15 @@ import { API_URL, createHarness, human, sleep, type Harness } from "../test-harn
 
 /**
  * Rename race, model-based: random interleavings of run start, token steps, renames from two
- * clients, regenerate, cancel and restart (clean or crash) on the real graph and a SQLite file,
+ * clients, regenerate, cancel and restart (clean or crash) on the real graph and a SQLite file
+ * (or Postgres, with TEST_DATABASE_URL),
  * with a model whose every token waits for the schedule to release it. After every step:
  * the title is the last user write unless a regenerate came after it, no automatic title ever
  * replaces a pin, and a thread at rest has registry = checkpoint and, once it holds a user
  * message, a title.
  *
- * RENAME_RACE_SCHEDULES sets the number of schedules (by hand: 1000).
+ * RENAME_RACE_SCHEDULES sets the number of schedules (by hand: 1000; the Postgres pass of
+ * .ci/test-all.mjs runs 100).
  */
 const SCHEDULES = Number(process.env.RENAME_RACE_SCHEDULES ?? 200);
 
