@@ -21,7 +21,7 @@ import { API_URL, createHarness, human, sleep, type Harness } from "../test-harn
  * message, a title.
  *
  * RENAME_RACE_SCHEDULES sets the number of schedules (by hand: 1000; the Postgres pass of
- * .ci/test-all.mjs runs 100).
+ * .ci/test-all.mjs runs 60).
  */
 const SCHEDULES = Number(process.env.RENAME_RACE_SCHEDULES ?? 200);
 
