@@ -24,29 +24,8 @@ interface ConversationListProps {
   onNavigate?: () => void;
 }
 
-/**
- * The next page is asked for when the last rendered row is this close to the end of the loaded
- * ones: a bit more than a page (50) ahead, so a steady scroll meets loaded rows, not "Loading…".
- */
-const PREFETCH_ROWS = 60;
-
 /** Focus to give a row link after the next render; `always` = even if something else holds focus. */
 type FocusRequest = { threadId: string; always: boolean };
-
-/** The row ids next to `items[index]` (headers skipped): where ↑/↓ move focus from there. */
-function neighbourIds(items: readonly ListItem[], index: number): string[] {
-  const ids: string[] = [];
-  for (const step of [-1, 1]) {
-    for (let i = index + step; i >= 0 && i < items.length; i += step) {
-      const item = items[i];
-      if (item.kind === "row") {
-        ids.push(item.row.id);
-        break;
-      }
-    }
-  }
-  return ids;
-}
 
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
 export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onNavigate }: ConversationListProps) {
@@ -58,12 +37,6 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = query;
   const [editingId, setEditingId] = useState<string | null>(null);
   const [focusedId, setFocusedId] = useState<string | null>(null);
-  // Rows whose tooltip and menu are mounted (ConversationRow `armed`): those pointed at or focused,
-  // and the neighbours of a focused row, so ↑/↓ land on a row that is armed already.
-  const [armedIds, setArmedIds] = useState<ReadonlySet<string>>(() => new Set());
-  const armRows = useCallback((ids: readonly string[]) => {
-    setArmedIds((prev) => (ids.every((id) => prev.has(id)) ? prev : new Set([...prev, ...ids])));
-  }, []);
   const scrollRef = useRef<HTMLDivElement>(null);
   const pendingEdge = useRef<Edge | null>(null);
   const focusRequest = useRef<FocusRequest | null>(null);
@@ -92,10 +65,9 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         if (next) focusRequest.current = { threadId: next, always: true };
         deleteWithUndo(id, title);
       },
-      arm: (id) => armRows([id]),
       navigated: () => onNavigate?.(),
     }),
-    [rename, regenerate, setStarred, deleteWithUndo, onNavigate, armRows],
+    [rename, regenerate, setStarred, deleteWithUndo, onNavigate],
   );
 
   // Focus is never dropped to the page: after a rename or a delete it goes to a row.
@@ -115,7 +87,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   }, [fetchNextPage, hasNextPage, isFetchingNextPage]);
   const itemCount = model.items.length;
   const onLastVisible = useCallback((index: number) => {
-    if (index >= itemCount - PREFETCH_ROWS) loadMore();
+    if (index >= itemCount - 12) loadMore();
   }, [itemCount, loadMore]);
 
   // The one row link in the Tab order: the last focused row, else the open one, else the first.
@@ -125,8 +97,6 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     model.rows[0]?.id ||
     null;
   const tabStopIndex = tabStopId ? model.items.findIndex((i) => i.kind === "row" && i.row.id === tabStopId) : -1;
-  // The Tab stop and its neighbours are armed before anything is focused: Tab, then ↑/↓.
-  const nearTabStop = tabStopIndex >= 0 ? [tabStopId, ...neighbourIds(model.items, tabStopIndex)] : [];
 
   const render = (item: ListItem) =>
     item.kind === "header" ? (
@@ -143,7 +113,6 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         active={item.row.id === activeId}
         editing={item.row.id === editingId}
         tabbable={item.row.id === tabStopId}
-        armed={armedIds.has(item.row.id) || nearTabStop.includes(item.row.id)}
         actions={actions}
       />
     );
@@ -162,10 +131,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         onKeyDown={(e) => moveFocusInList(e, pendingEdge, virtual)}
         onFocus={(e) => {
           const id = rowIdOf(e.target);
-          if (!id) return;
-          setFocusedId(id);
-          const at = model.items.findIndex((i) => i.kind === "row" && i.row.id === id);
-          armRows([id, ...(at >= 0 ? neighbourIds(model.items, at) : [])]);
+          if (id) setFocusedId(id);
         }}
         className="min-h-0 flex-1 overflow-y-auto px-2 pb-4"
       >

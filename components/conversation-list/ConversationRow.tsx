@@ -2,7 +2,7 @@
 import clsx from "clsx";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { memo, useLayoutEffect, useRef } from "react";
+import { memo } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
 import { describeTitleSource } from "@/lib/client/title-source-label";
 import { sameRowView } from "@/lib/client/thread-list-model";
@@ -11,8 +11,7 @@ import type { RowView } from "@/lib/client/types";
 import { LockIcon, StarIcon } from "@/components/ui/icons";
 import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { Tooltip } from "@/components/ui/tooltip";
-import { replayOnArmedRow, type ArmedBy } from "./arm-row";
-import { RowMenu, RowMenuButton } from "./RowMenu";
+import { RowMenu } from "./RowMenu";
 import type { RowActions } from "./row-actions";
 import { TitleEditor } from "./TitleEditor";
 
@@ -25,16 +24,10 @@ interface ConversationRowProps {
   editing: boolean;
   /** The list's one tab stop (roving focus): only this row's link is in the Tab order. */
   tabbable: boolean;
-  /**
-   * The row's tooltip and menu are mounted. Off for rows nobody has pointed at or focused yet:
-   * a Radix Tooltip, DropdownMenu and title-history Dialog per row made every row that scrolled
-   * into a long list cost several components, hooks and document listeners.
-   */
-  armed: boolean;
   actions: RowActions;
 }
 
-function ConversationRowImpl({ row, active, editing, tabbable, armed, actions }: ConversationRowProps) {
+function ConversationRowImpl({ row, active, editing, tabbable, actions }: ConversationRowProps) {
   const shown = row.title ?? EMPTY_TITLE;
   const pinned = row.source?.kind === "user";
   const router = useRouter();
@@ -42,64 +35,8 @@ function ConversationRowImpl({ row, active, editing, tabbable, armed, actions }:
   // Prefetch on intent (pointer over, focus), never for merely scrolling past: Next's default
   // prefetches every link that enters the viewport, one server render per row scrolled by.
   const prefetch = () => router.prefetch(href);
-  const rowRef = useRef<HTMLDivElement>(null);
-  // What armed this row; replayed on the mounted tooltip/menu once it is armed (arm-row.ts).
-  const armedBy = useRef<ArmedBy | null>(null);
-  const arm = (by: ArmedBy) => {
-    armedBy.current = by;
-    actions.arm(row.id);
-  };
-  useLayoutEffect(() => {
-    const by = armedBy.current;
-    armedBy.current = null;
-    if (armed && by && rowRef.current) replayOnArmedRow(rowRef.current, by);
-  }, [armed]);
-  const link = (
-    <Link
-      href={href}
-      prefetch={false}
-      onMouseEnter={prefetch}
-      onFocus={prefetch}
-      data-testid="thread-link"
-      tabIndex={tabbable ? 0 : -1}
-      aria-current={active ? "page" : undefined}
-      aria-keyshortcuts="F2"
-      onClick={(e) => {
-        // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
-        const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
-        if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
-        actions.navigated();
-      }}
-      onDoubleClick={(e) => {
-        e.preventDefault();
-        actions.startEdit(row.id);
-      }}
-      onKeyDown={(e) => {
-        if (e.key === "F2") {
-          e.preventDefault();
-          actions.startEdit(row.id);
-        }
-      }}
-      className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-12 outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9 dark:focus-visible:ring-blue-400"
-    >
-      {row.starred ? <StarIcon filled className="shrink-0 text-amber-600 dark:text-amber-400" title="Starred" /> : null}
-      <bdi
-        data-testid="thread-title"
-        className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-600 dark:text-neutral-400")}
-      >
-        {shown}
-      </bdi>
-      {pinned ? (
-        <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
-      ) : null}
-      <span className="sr-only">, {describeTitleSource(row.source)}</span>
-    </Link>
-  );
   return (
     <div
-      ref={rowRef}
-      onPointerEnter={armed ? undefined : () => arm("pointer")}
-      onFocus={armed ? undefined : () => arm("focus")}
       data-testid="thread-row"
       data-thread-id={row.id}
       data-title-source={row.source?.kind ?? "none"}
@@ -113,42 +50,61 @@ function ConversationRowImpl({ row, active, editing, tabbable, armed, actions }:
       {editing ? (
         <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={(exit) => actions.endEdit(row.id, exit)} />
       ) : (
-        armed ? (
-          <Tooltip content={<TitleTooltipBody title={shown} source={row.source} />}>{link}</Tooltip>
-        ) : (
-          link
-        )
+        <Tooltip content={<TitleTooltipBody title={shown} source={row.source} />}>
+          <Link
+            href={href}
+            prefetch={false}
+            onMouseEnter={prefetch}
+            onFocus={prefetch}
+            data-testid="thread-link"
+            tabIndex={tabbable ? 0 : -1}
+            aria-current={active ? "page" : undefined}
+            aria-keyshortcuts="F2"
+            onClick={(e) => {
+              // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
+              const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
+              if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
+              actions.navigated();
+            }}
+            onDoubleClick={(e) => {
+              e.preventDefault();
+              actions.startEdit(row.id);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "F2") {
+                e.preventDefault();
+                actions.startEdit(row.id);
+              }
+            }}
+            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-12 outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9 dark:focus-visible:ring-blue-400"
+          >
+            {row.starred ? <StarIcon filled className="shrink-0 text-amber-600 dark:text-amber-400" title="Starred" /> : null}
+            <bdi
+              data-testid="thread-title"
+              className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-600 dark:text-neutral-400")}
+            >
+              {shown}
+            </bdi>
+            {pinned ? (
+              <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
+            ) : null}
+            <span className="sr-only">, {describeTitleSource(row.source)}</span>
+          </Link>
+        </Tooltip>
       )}
       {editing ? null : (
         <div className="absolute right-0 top-1/2 -translate-y-1/2">
-          {armed ? (
-            <RowMenu
-              threadId={row.id}
-              title={shown}
-              starred={row.starred}
-              pinned={pinned}
-              busy={row.busy}
-              onRename={() => actions.startEdit(row.id)}
-              onToggleStar={() => actions.setStarred(row.id, !row.starred)}
-              onRegenerate={() => actions.regenerate(row.id)}
-              onDelete={() => actions.remove(row.id, shown)}
-            />
-          ) : (
-            <RowMenuButton
-              title={shown}
-              aria-expanded={false}
-              onPointerDown={(e) => {
-                if (e.button !== 0 || e.ctrlKey) return;
-                e.preventDefault(); // as Radix's trigger does: the opening menu takes focus, not this button
-                arm({ menu: "pointer", pointerType: e.pointerType });
-              }}
-              onKeyDown={(e) => {
-                if (e.key !== "Enter" && e.key !== " " && e.key !== "ArrowDown") return;
-                e.preventDefault();
-                arm({ menu: "key", key: e.key });
-              }}
-            />
-          )}
+          <RowMenu
+          threadId={row.id}
+          title={shown}
+          starred={row.starred}
+          pinned={pinned}
+          busy={row.busy}
+          onRename={() => actions.startEdit(row.id)}
+          onToggleStar={() => actions.setStarred(row.id, !row.starred)}
+          onRegenerate={() => actions.regenerate(row.id)}
+          onDelete={() => actions.remove(row.id, shown)}
+          />
         </div>
       )}
     </div>
@@ -162,7 +118,6 @@ export const ConversationRow = memo(
     a.active === b.active &&
     a.editing === b.editing &&
     a.tabbable === b.tabbable &&
-    a.armed === b.armed &&
     a.actions === b.actions &&
     sameRowView(a.row, b.row),
 );

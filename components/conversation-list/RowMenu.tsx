@@ -1,32 +1,11 @@
 "use client";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { History } from "lucide-react";
-import { useRef, useState, type ComponentProps } from "react";
+import { useRef, useState } from "react";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
 import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
-
-/**
- * The row's "…" button. A row that was never pointed at or focused renders it bare (no menu
- * mounted, see ConversationRow); Radix adds its state attributes once the menu is mounted.
- */
-export function RowMenuButton({ title, ...rest }: { title: string } & ComponentProps<"button">) {
-  return (
-    <button
-      type="button"
-      data-testid="row-menu-button"
-      aria-label={`Options for ${title}`}
-      aria-haspopup="menu"
-      // The list is one tab stop: this button is reached with → from the row (see ConversationList).
-      tabIndex={-1}
-      className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
-      {...rest}
-    >
-      <MoreIcon />
-    </button>
-  );
-}
 
 interface RowMenuProps {
   threadId: string;
@@ -59,7 +38,17 @@ export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onTo
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
-        <RowMenuButton ref={trigger} title={title} />
+        <button
+          ref={trigger}
+          type="button"
+          data-testid="row-menu-button"
+          aria-label={`Options for ${title}`}
+          // The list is one tab stop: this button is reached with → from the row (see ConversationList).
+          tabIndex={-1}
+          className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+        >
+          <MoreIcon />
+        </button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

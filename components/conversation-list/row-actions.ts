@@ -9,8 +9,6 @@ export interface RowActions {
   setStarred: (threadId: string, starred: boolean) => void;
   regenerate: (threadId: string) => void;
   remove: (threadId: string, title: string) => void;
-  /** A row was pointed at or focused: mount its tooltip and menu (ConversationRow `armed`). */
-  arm: (threadId: string) => void;
   /** A row link was followed (closes the mobile drawer). */
   navigated: () => void;
 }
