@@ -61,8 +61,13 @@ export async function runBrowser(target, { total, oldestTitle, capMs }, rec) {
     }
     const tasks = await page.evaluate((from) => window.__longTasks.filter((t) => t.at >= from), scrollStart);
     const loaded = await page.locator('[data-testid="thread-row"]').count();
+    // How far the list got (rows of 36 px scrolled past): screens alone count scrolls that hit a
+    // bottom still waiting for its next page.
+    const rowsPast = await scroller.evaluate((el) => Math.round((el.scrollTop + el.clientHeight) / 36));
     const longest = tasks.reduce((m, t) => Math.max(m, t.ms), 0);
-    const scrolled = reachedEnd ? `reached the oldest of ${total} after ${screens} screens` : `${screens} screens in the ${capMs / 1000}s cap, end not reached`;
+    const scrolled = reachedEnd
+      ? `reached the oldest of ${total} after ${screens} screens`
+      : `${screens} screens in the ${capMs / 1000}s cap, ~${rowsPast} rows down, end not reached`;
     rec.value("ui.visible", target, visibleMs, `${total} conversations; ${loadTasks} long tasks while loading and hydrating`);
     rec.value("ui.rows", target, Math.max(maxRows, loaded));
     rec.value("ui.longtasks", target, tasks.length, `${scrolled}; longest ${longest.toFixed(0)} ms`);

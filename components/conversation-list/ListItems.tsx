@@ -47,12 +47,17 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
     },
     [keepIndex],
   );
+  // Stable callbacks: the virtualizer recomputes every item's offset (O(items)) whenever
+  // `getItemKey` changes, which a fresh arrow would do on every scroll frame.
+  const estimateSize = useCallback((i: number) => sizeOf(items[i]), [items]);
+  const getItemKey = useCallback((i: number) => items[i].key, [items]);
+  const getScrollElement = useCallback(() => scrollRef.current, [scrollRef]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: items.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => sizeOf(items[i]),
-    getItemKey: (i) => items[i].key,
+    getScrollElement,
+    estimateSize,
+    getItemKey,
     rangeExtractor,
     overscan: 8,
   });

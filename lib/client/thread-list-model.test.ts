@@ -67,6 +67,24 @@ describe("buildThreadListModel", () => {
     expect(labels(m)).toEqual(["# Starred", "old-star", "# Today", "a"]);
   });
 
+  it("rebuilt over the same pages, reuses unchanged rows' views yet follows a new patch, day or zone", () => {
+    const pages = [page([row("a", daysAgo(0, 9)), row("b", daysAgo(1))])];
+    const first = buildThreadListModel(pages, {}, NOW);
+    const again = buildThreadListModel(pages, {}, NOW);
+    expect(again.byId.get("a")).toBe(first.byId.get("a"));
+    const starred = buildThreadListModel(pages, { b: { starred: true } }, NOW);
+    expect(labels(starred)).toEqual(["# Starred", "b", "# Today", "a"]);
+    expect(starred.byId.get("a")).toBe(first.byId.get("a"));
+    // A day later, "Today" is "Yesterday" (the view is not taken from the cache).
+    const tomorrow = buildThreadListModel(pages, {}, NOW + 86_400_000);
+    expect(labels(tomorrow)).toEqual(["# Yesterday", "a", "# Previous 7 days", "b"]);
+    // The same rows at another fetch instant are resolved again (live facts are ordered by it).
+    const later = page(pages[0].rows, 900);
+    const patches: RowPatches = { a: { stream: { fact: { title: "Live", source: { kind: "model" } }, at: 500 } } };
+    expect(buildThreadListModel(pages, patches, NOW).byId.get("a")?.title).toBe("Live");
+    expect(buildThreadListModel([later], patches, NOW).byId.get("a")?.title).toBe("Title a");
+  });
+
   it("applies an optimistic star/unstar patch", () => {
     const pages = [page([row("a", daysAgo(0)), row("b", daysAgo(5), { starred: true })])];
     const m = buildThreadListModel(pages, { a: { starred: true }, b: { starred: false } }, NOW);

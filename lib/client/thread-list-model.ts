@@ -36,20 +36,30 @@ function startOfDay(now: number, daysAgo: number, tzOffsetMin: number | null): n
   return Math.floor((now + offset) / DAY_MS) * DAY_MS - offset - daysAgo * DAY_MS;
 }
 
-/** The date group of an activity instant, by the calendar of `now` (local, or at a fixed offset). */
-export function dateGroupOf(activityIso: string, now: number, tzOffsetMin: number | null = null): Exclude<DateGroup, "Starred"> {
-  const t = Date.parse(activityIso);
+type DayGroup = Exclude<DateGroup, "Starred">;
+/** Each dated group with the first day it covers, newest first; the rest is "Older". */
+const GROUP_STARTS: ReadonlyArray<readonly [DayGroup, number]> = [
+  ["Today", 0],
+  ["Yesterday", 1],
+  ["Previous 7 days", 7],
+  ["Previous 30 days", 30],
+];
+
+/** The calendar's group boundaries for `now`, computed once per list (not once per row). */
+function groupBounds(now: number, tzOffsetMin: number | null): ReadonlyArray<readonly [DayGroup, number]> {
+  return GROUP_STARTS.map(([group, daysAgo]) => [group, startOfDay(now, daysAgo, tzOffsetMin)] as const);
+}
+
+function groupOfTime(t: number, bounds: ReadonlyArray<readonly [DayGroup, number]>): DayGroup {
   if (Number.isNaN(t)) return "Older";
-  if (t >= startOfDay(now, 0, tzOffsetMin)) return "Today"; // includes small clock skew into the future
-  if (t >= startOfDay(now, 1, tzOffsetMin)) return "Yesterday";
-  if (t >= startOfDay(now, 7, tzOffsetMin)) return "Previous 7 days";
-  if (t >= startOfDay(now, 30, tzOffsetMin)) return "Previous 30 days";
+  // "Today" includes small clock skew into the future.
+  for (const [group, start] of bounds) if (t >= start) return group;
   return "Older";
 }
 
-function laterIso(a: string, b: string | undefined): string {
-  if (!b) return a;
-  return Date.parse(b) > Date.parse(a) ? b : a;
+/** The date group of an activity instant, by the calendar of `now` (local, or at a fixed offset). */
+export function dateGroupOf(activityIso: string, now: number, tzOffsetMin: number | null = null): DayGroup {
+  return groupOfTime(Date.parse(activityIso), groupBounds(now, tzOffsetMin));
 }
 
 interface Entry {
@@ -75,31 +85,67 @@ function collectEntries(pages: readonly ThreadPage[], patches: RowPatches, inclu
   return [...byId.values()];
 }
 
-function toView(entry: Entry, patch: RowPatch | undefined, now: number, tzOffsetMin: number | null): RowView | null {
+/** A row with its activity instant parsed once: the sort compares numbers, not ISO strings. */
+interface Timed {
+  view: RowView;
+  t: number;
+}
+
+function toView(entry: Entry, patch: RowPatch | undefined, bounds: ReturnType<typeof groupBounds>): Timed | null {
   if (patch?.deleted) return null;
   const { row } = entry;
   const base = row?.activityAt ?? patch?.draft?.createdAt ?? new Date(0).toISOString();
-  const activityAt = laterIso(base, patch?.activityAt);
+  const baseT = Date.parse(base);
+  const patchT = patch?.activityAt ? Date.parse(patch.activityAt) : NaN;
+  // The later of the two (a patch moves a row up when its conversation moved on in this tab).
+  const later = patchT > baseT;
+  const activityAt = later ? (patch?.activityAt ?? base) : base;
+  const t = later ? patchT : baseT;
   const starred = patch?.starred ?? row?.starred ?? false;
   const busy = patch?.busy === true || row?.status === "busy";
   const resolved = resolveThreadTitle(row, entry.fetchedAt, patch);
-  return {
+  const view: RowView = {
     id: entry.id,
     title: resolved.title,
     source: resolved.source,
     pending: resolved.local || (resolved.title === null && (busy || Boolean(patch?.draft))),
     starred,
     activityAt,
-    group: starred ? "Starred" : dateGroupOf(activityAt, now, tzOffsetMin),
+    group: starred ? "Starred" : groupOfTime(t, bounds),
     busy,
   };
+  return { view, t };
 }
 
-function compareRows(a: RowView, b: RowView): number {
-  if (a.starred !== b.starred) return a.starred ? -1 : 1;
-  const d = Date.parse(b.activityAt) - Date.parse(a.activityAt);
+/**
+ * The last view made for each fetched row object. Pages are immutable and kept by the query cache,
+ * so while a long list scrolls in, each rebuild (one per arriving page) makes views only for the
+ * new page's rows and the patched ones: it was every loaded row's title resolution and date
+ * parsing, 10,000 of them at the end of a long list, between two frames. Same inputs, same view.
+ */
+interface CachedView {
+  fetchedAt: number;
+  patch: RowPatch | undefined;
+  boundsKey: string;
+  timed: Timed | null;
+}
+const viewCache = new WeakMap<ThreadRow, CachedView>();
+
+function cachedView(entry: Entry, patch: RowPatch | undefined, bounds: ReturnType<typeof groupBounds>, boundsKey: string): Timed | null {
+  const { row } = entry;
+  if (!row) return toView(entry, patch, bounds);
+  const hit = viewCache.get(row);
+  if (hit && hit.fetchedAt === entry.fetchedAt && hit.patch === patch && hit.boundsKey === boundsKey) return hit.timed;
+  const timed = toView(entry, patch, bounds);
+  viewCache.set(row, { fetchedAt: entry.fetchedAt, patch, boundsKey, timed });
+  return timed;
+}
+
+function compareRows(a: Timed, b: Timed): number {
+  if (a.view.starred !== b.view.starred) return a.view.starred ? -1 : 1;
+  const d = b.t - a.t;
   if (d !== 0 && !Number.isNaN(d)) return d;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return a.view.id < b.view.id ? -1 : a.view.id > b.view.id ? 1 : 0;
 }
 
 /**
@@ -113,12 +159,15 @@ export function buildThreadListModel(
   now: number,
   opts: { includeDrafts?: boolean; tzOffsetMin?: number | null } = {},
 ): ThreadListModel {
-  const rows: RowView[] = [];
+  const bounds = groupBounds(now, opts.tzOffsetMin ?? null);
+  const boundsKey = bounds.map(([, start]) => start).join(",");
+  const timed: Timed[] = [];
   for (const entry of collectEntries(pages, patches, opts.includeDrafts ?? true)) {
-    const view = toView(entry, patches[entry.id], now, opts.tzOffsetMin ?? null);
-    if (view) rows.push(view);
+    const view = cachedView(entry, patches[entry.id], bounds, boundsKey);
+    if (view) timed.push(view);
   }
-  rows.sort(compareRows);
+  timed.sort(compareRows);
+  const rows = timed.map((r) => r.view);
 
   const items: ListItem[] = [];
   let group: DateGroup | null = null;
