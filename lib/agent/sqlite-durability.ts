@@ -41,26 +41,22 @@ export interface DurabilityOptions {
   syncFile?: (file: string) => Promise<void>;
 }
 
-async function fdatasync(file: string) {
-  // Opened per sync: SQLite may recreate the -wal file; fsync flushes the file's data, whoever wrote it.
-  const fh = await fs.promises.open(file, "r").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
+/**
+ * fsync on libuv's thread pool: `data` = fdatasync (the WAL's contents), else a full fsync (a
+ * directory's entries). Opened per sync: SQLite may recreate the -wal file; fsync flushes the
+ * file's data, whoever wrote it. A file that is not there (yet) has nothing to sync.
+ */
+async function syncPath(p: string, data: boolean) {
+  const fh = await fs.promises.open(p, "r").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
   if (!fh) return;
   try {
-    await fh.datasync();
+    await (data ? fh.datasync() : fh.sync());
   } finally {
     await fh.close();
   }
 }
-
-async function fsyncDir(dir: string) {
-  const fh = await fs.promises.open(dir, "r").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? null : Promise.reject(err)));
-  if (!fh) return;
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
+const fdatasync = (file: string) => syncPath(file, true);
+const fsyncDir = (dir: string) => syncPath(dir, false);
 
 /** Opens `dbPath` in WAL mode with group commit (see above). */
 export function openDurableSqlite(DatabaseCtor: typeof Database, dbPath: string, opts: DurabilityOptions = {}): Database.Database {
