@@ -48,7 +48,9 @@ describe("one Threadline process per SQLite database", () => {
       // A crash leaves the lock file behind; its process is gone, so the next start takes it over.
       crash(first.child);
       await first.exited;
-      await new Promise((r) => setTimeout(r, 200)); // the group's last process is gone
+      // SIGKILL has reached the whole group; tsx's node child may linger as a zombie until it is
+      // reaped, which the lock counts as gone (it serves nothing).
+      await new Promise((r) => setTimeout(r, 200));
       expect(fs.existsSync(path.join(dir, "threadline.sqlite.lock"))).toBe(true);
       const third = start(dir);
       expect(await third.line).toBe("opened");

@@ -21,10 +21,20 @@ const readPid = (file: string): number | null => {
   }
 };
 
+/** A killed process stays in the table as a zombie until its parent reaps it; it serves nothing. */
+const zombie = (pid: number) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+  } catch {
+    return false; // no /proc (not Linux) or already gone: kill(0) decides
+  }
+};
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
+    return !zombie(pid);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
