@@ -8,7 +8,7 @@ import { migrate } from "./store/migrations";
 import { Registry } from "./store/registry";
 import { repairAfterRestart, resyncDriftedTitles } from "./runs/repair";
 import { Router, pathSegments } from "./http/router";
-import { isAnsweredDurably } from "./http/http";
+import { whenDurable } from "./http/http";
 import { RunManager } from "./runs/run-manager";
 import type { RunLimits } from "./runs/run-limits";
 import { buildRoutes } from "./http/routes";
@@ -84,8 +84,6 @@ export interface Api {
   serve(req: Request): Promise<Response>;
 }
 
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
 export function createApi(deps: ApiDeps): Api {
   // A plain SqliteSaver on the registry's connection could write inside a registry transaction.
   if (deps.checkpointer instanceof SqliteSaver && !(deps.checkpointer instanceof GatedSqliteSaver)) {
@@ -124,11 +122,7 @@ export function createApi(deps: ApiDeps): Api {
     driftCheck,
     async handle(req) {
       await ready;
-      const res = await router.handle(api, req, pathSegments(new URL(req.url).pathname));
-      // Whatever this request wrote is on disk before it is acknowledged (group commit, SQLite).
-      // Reads acknowledge nothing: they do not wait for other requests' (or runs') writes.
-      if (!READS.has(req.method) && !isAnsweredDurably(res)) await api.durable();
-      return res;
+      return whenDurable(req, await router.handle(api, req, pathSegments(new URL(req.url).pathname)), api.durable);
     },
     durable: () => durability?.flush() ?? Promise.resolve(),
     async serve(req) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Api } from "../api";
 import { assertJsonWrite, DEFAULT_BODY_LIMIT, readJsonBody } from "../http/body";
 import { ApiError, errorResponse, jsonResponse, zodMessage } from "../http/errors";
+import { whenDurable } from "../http/http";
 import { guardRequest } from "./request-guard";
 
 /**
@@ -20,9 +21,8 @@ export async function serveAuthRoute(api: Api, req: Request): Promise<Response> 
     const accounts = api.auth.accounts;
     if (!accounts) throw noAccounts();
     assertJsonWrite(req, "refuse");
-    const res = await accounts.handler(req);
-    await api.durable(); // a sign-up, sign-in (session row) or sign-out is on disk before it is answered
-    return res;
+    // A sign-up, sign-in (its session row) or sign-out is on disk before it is answered.
+    return await whenDurable(req, await accounts.handler(req), api.durable);
   } catch (err) {
     return errorResponse(err);
   }
@@ -32,9 +32,7 @@ const createKeyBody = z.object({ name: z.string().trim().min(1).max(60) }).stric
 
 /** /api/account/keys (GET list, POST create) and /api/account/keys/{id} (DELETE revoke): a session only. */
 export async function serveKeySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {
-  const res = await keySettings(api, req, keyId);
-  await api.durable(); // a key created or revoked is on disk before it is answered
-  return res;
+  return whenDurable(req, await keySettings(api, req, keyId), api.durable); // a key created or revoked is on disk first
 }
 
 async function keySettings(api: Api, req: Request, keyId: string | null): Promise<Response> {

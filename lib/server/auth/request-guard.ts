@@ -14,6 +14,7 @@
  *   post, so only a non-browser client (or a stripped request) lacks one, and a cookie is a
  *   browser's credential. Requests without the cookie (local mode, the SDK with a key) are unchanged.
  */
+import { isReadMethod } from "../http/http";
 export interface GuardConfig {
   /** Lowercase host names (no port), plus `host:port` entries that match only that port. */
   allowedHosts: Set<string>;
@@ -21,7 +22,6 @@ export interface GuardConfig {
 }
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const list = (raw: string | undefined) => (raw ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 
 export function guardConfigFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): GuardConfig {
@@ -110,7 +110,7 @@ export function guardRequest(req: Request, cfg: GuardConfig, opts: GuardOptions 
   // A browser sends a key header cross-origin only after a preflight we allowed; keys are not
   // ambient. A key from an origin we never listed is not one of our browser clients: refused.
   if (crossOrigin && keysExempt && hasApiKey(req) && !cfg.corsOrigins.has(origin)) return refuse(403, `Origin ${origin} is not in THREADLINE_CORS_ORIGINS`);
-  if (SAFE_METHODS.has(req.method) || (keysExempt && hasApiKey(req))) return null; // reads: the browser keeps a cross-origin answer from the page (no CORS headers)
+  if (isReadMethod(req.method) || (keysExempt && hasApiKey(req))) return null; // reads: the browser keeps a cross-origin answer from the page (no CORS headers)
   if (crossOrigin) return refuse(403, `Cross-origin request from ${origin} refused`);
   if (origin == null && opts.origin === "always") return refuse(403, "A same-origin Origin header is required");
   if (origin == null && carriesSessionCookie(req)) return refuse(403, "A write with a session cookie needs a same-origin Origin header");

@@ -1,4 +1,5 @@
 import { ApiError, unprocessable } from "./errors";
+import { isReadMethod } from "./http";
 
 /** Every request body is capped; only run creation may carry attachments, so only it gets more. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -79,7 +80,6 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 }
 
 const notJson = () => new ApiError(415, "Request bodies must be JSON: send Content-Type: application/json");
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * The header half of the body rule: a write that declares a non-JSON type is 415 even when
@@ -88,7 +88,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * pass the body on unread (better-auth); readJsonBody checks that case after reading instead.
  */
 export function assertJsonWrite(req: Request, undeclaredBody: "refuse" | "read-first" = "read-first"): void {
-  if (READS.has(req.method)) return;
+  if (isReadMethod(req.method)) return;
   const type = req.headers.get("content-type");
   if (type != null && !isJsonType(type)) throw notJson();
   if (type == null && undeclaredBody === "refuse" && (Number(req.headers.get("content-length") ?? 0) > 0 || req.headers.has("transfer-encoding"))) throw notJson();

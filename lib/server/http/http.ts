@@ -56,3 +56,15 @@ export function answeredDurably(res: Response): Response {
   return res;
 }
 export const isAnsweredDurably = (res: Response) => durableAnswers.has(res);
+
+/** GET, HEAD and OPTIONS change nothing: no body rule, no cross-site refusal, no flush to wait for. */
+export const isReadMethod = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
+
+/**
+ * The one rule for acknowledging a write: what it wrote is on disk first (SQLite group commit).
+ * A read acknowledges nothing, so it never waits for other requests' (or runs') writes.
+ */
+export async function whenDurable(req: Request, res: Response, durable: () => Promise<void>): Promise<Response> {
+  if (!isReadMethod(req.method) && !isAnsweredDurably(res)) await durable();
+  return res;
+}

@@ -1,36 +1,22 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BaseCheckpointSaver } from "@langchain/langgraph";
 import { GatedSqliteSaver } from "@/lib/agent/sqlite-gate";
 import { ThreadlinePostgresSaver } from "@/lib/agent/postgres-saver";
 import { threadConfig } from "../graph";
-import { createHarness, human, type Harness } from "../test-harness";
+import { human } from "../test-harness";
+import { listedTitle, restarts } from "../restart-harness";
 
 // Restart's drift pass at scale: the comparison is made in SQL, so a start reads the checkpoint
 // of a thread only when it may have drifted (both dialects: also in the Postgres pass).
-const open: Harness[] = [];
-let dir: string;
+const servers = restarts("threadline-drift-");
+const start = servers.start;
 afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await servers.cleanup();
   vi.restoreAllMocks();
 });
 
-const start = () => {
-  const h = createHarness({ dir });
-  open.push(h);
-  return h;
-};
-const listTitle = async (h: Harness, id: string) => {
-  const rows = await h.client.threads.search({ ids: [id], select: ["thread_id"], extract: { title: "values.title" } } as never);
-  return (rows[0] as unknown as { extracted?: { title?: string | null } })?.extracted?.title ?? null;
-};
-
 describe("restart's drift pass", () => {
   it("the start-up pass reads only the checkpoints of threads that drifted (the rest are compared in SQL)", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-drift-"));
     const a = start();
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -43,7 +29,7 @@ describe("restart's drift pass", () => {
     // Drift of the registry alone (its title lost), and of the checkpoint alone (written behind the registry's back).
     await a.api.q.store.kysely.updateTable("tl_threads").set({ title: null, title_source: null }).where("thread_id", "=", ids[1]).execute();
     await a.api.graph.updateState(threadConfig(ids[2]), { title: "Written past the list", title_source: { kind: "user" } });
-    await open.pop()!.close();
+    await servers.stop();
 
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const reads: string[] = [];
@@ -58,10 +44,10 @@ describe("restart's drift pass", () => {
     const b = start();
     expect(await b.api.driftCheck).toBe(2);
     expect(new Set(reads)).toEqual(new Set([ids[1], ids[2]]));
-    expect(await listTitle(b, ids[1])).toBe("Question number 1 about tides");
-    expect(await listTitle(b, ids[2])).toBe("Written past the list");
-    expect(await listTitle(b, bare)).toBeNull();
-    await open.pop()!.close();
+    expect(await listedTitle(b, ids[1])).toBe("Question number 1 about tides");
+    expect(await listedTitle(b, ids[2])).toBe("Written past the list");
+    expect(await listedTitle(b, bare)).toBeNull();
+    await servers.stop();
 
     // Re-synced threads are recorded as in step: the next start reads no checkpoint.
     reads.length = 0;
