@@ -1,3 +1,5 @@
+import { remoteApiSetting } from "@/lib/remote-api-setting";
+
 /**
  * Which API the app talks to. Threadline's own API has extensions (lean list with `extract`,
  * `activity_at`, `$as_of`, title search, regenerate, title history and restore); a LangGraph
@@ -6,12 +8,12 @@
  *
  * A plain module (no React) so server components, the list fetchers and components all read the
  * same answer, derived where it is read, never set: on the server from the environment (the same
- * test as lib/server/remote's usesRemoteServer), in the browser from the `data-api` attribute the
+ * setting as lib/server/remote's usesRemoteServer, lib/remote-api-setting.ts), in the browser from the `data-api` attribute the
  * root layout renders on <html>, so a hydrated page agrees with its server render.
  */
 export const NOT_OFFERED = "Not offered by the LangGraph server this app runs on";
 
 export function usesStandardApi(): boolean {
-  if (typeof document === "undefined") return Boolean(process.env.LANGGRAPH_API_URL?.trim());
+  if (typeof document === "undefined") return remoteApiSetting() != null;
   return document.documentElement.dataset.api === "standard";
 }

@@ -1,3 +1,4 @@
+import { remoteApiSetting } from "@/lib/remote-api-setting";
 import { authModeFromEnv, type AuthMode } from "../auth/identity";
 import { forwardSecretFromEnv } from "../auth/forwarded-identity";
 import { guardConfigFromEnv, type GuardConfig } from "../auth/request-guard";
@@ -16,7 +17,7 @@ export interface RemoteConfig {
 
 /** null when LANGGRAPH_API_URL is unset (the embedded API serves). Bad values stop the server. */
 export function remoteConfigFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RemoteConfig | null {
-  const raw = env.LANGGRAPH_API_URL?.trim();
+  const raw = remoteApiSetting(env);
   if (!raw) return null;
   let url: URL;
   try {

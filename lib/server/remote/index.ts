@@ -1,4 +1,5 @@
 import path from "node:path";
+import { remoteApiSetting } from "@/lib/remote-api-setting";
 import { dataDir } from "@/lib/agent/runtime";
 import { getApi } from "../app-api";
 import { openRenameJournal } from "../store/rename-journal";
@@ -37,4 +38,4 @@ async function signedInUser(req: Request): Promise<ThreadlineUser> {
 }
 
 /** Is the app in front of an external LangGraph server? (Cheap: reads the environment.) */
-export const usesRemoteServer = (env: Readonly<Record<string, string | undefined>> = process.env) => Boolean(env.LANGGRAPH_API_URL?.trim());
+export const usesRemoteServer = (env: Readonly<Record<string, string | undefined>> = process.env) => remoteApiSetting(env) != null;
