@@ -292,6 +292,22 @@ const ownerAndActivity: Migration["up"] = {
   },
 };
 
+/*
+ * Migration 4: `starred`, the metadata's `starred` being JSON true (1/true, else 0/false, NULL
+ * without metadata), generated like `owner` and indexed with the list order, so the sidebar's
+ * starred page (metadata { starred: true }) walks the index instead of testing every thread's
+ * JSON: it ran on every page load and grew with N even with nothing starred.
+ */
+const STARRED_ACTIVITY_INDEX = "CREATE INDEX tl_threads_starred_activity ON tl_threads (starred, activity_at, thread_id)";
+const starredColumn: Migration["up"] = {
+  sqlite: (db) =>
+    run(db, `ALTER TABLE tl_threads ADD COLUMN starred INTEGER GENERATED ALWAYS AS (json_type(metadata, '$."starred"') = 'true') VIRTUAL;
+      ${STARRED_ACTIVITY_INDEX}`),
+  postgres: (db) =>
+    run(db, `ALTER TABLE tl_threads ADD COLUMN starred BOOLEAN GENERATED ALWAYS AS ((metadata::jsonb #> '{starred}') = 'true'::jsonb) STORED;
+      ${STARRED_ACTIVITY_INDEX}`),
+};
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -315,6 +331,7 @@ export const MIGRATIONS: Migration[] = [
         run(db, 'ALTER TABLE tl_threads ADD COLUMN synced_checkpoint_id TEXT COLLATE "C", ADD COLUMN synced_title TEXT, ADD COLUMN synced_title_source TEXT'),
     },
   },
+  { version: 4, name: "starred column", up: starredColumn },
 ];
 
 /** Applies every migration the database has not had yet, in order; returns the versions applied. */

@@ -53,6 +53,15 @@ function jsonEquals(d: StoreDialect, col: string, keys: string[], value: unknown
 }
 
 /**
+ * A metadata key equal to a value. `starred` equal to true reads the indexed `starred` column
+ * (migration 4), which is that same test kept by the database, so the starred page is an index walk.
+ */
+function metadataEquals(d: StoreDialect, key: string, want: unknown): Sql {
+  if (key === "starred" && want === true) return d === "postgres" ? sql`t.starred` : sql`t.starred = 1`;
+  return jsonEquals(d, "t.metadata", [key], want);
+}
+
+/**
  * One key of an auth filter, with the LangGraph server's operators (plain/`$eq` equality, `$contains` on a list).
  * `owner` equal to a string (what the rules stamp and filter on) reads the indexed `owner`
  * column (migration 2: the metadata's owner when it is a string, else NULL), the same test as
@@ -123,7 +132,7 @@ function titleMatch(d: StoreDialect, text: string, plan: TitlePlan = "narrow"): 
 export function buildThreadFilter(q: ThreadQuery, d: StoreDialect = "sqlite", plan?: TitlePlan, fromMatches = false): Sql {
   const parts: Sql[] = [sql`1 = 1`];
   const add = (s: Sql) => parts.push(s);
-  for (const [k, v] of Object.entries(q.metadata ?? {})) add(jsonEquals(d, "t.metadata", [k], v));
+  for (const [k, v] of Object.entries(q.metadata ?? {})) add(metadataEquals(d, k, v));
   for (const [k, v] of Object.entries(q.values ?? {})) {
     if (k === "title" && (typeof v === "string" || v === null)) add(v === null ? sql`t.title IS NULL` : sql`t.title = ${v}`);
     else add(jsonEquals(d, "t.values_json", [k], v));
