@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test-harness";
 import type { Queries } from "./queries";
 import type { ThreadQuery } from "./search-sql";
+import { sidebarQuery } from "./thread-query";
 
 /**
  * The read side at scale (issue 10): the sidebar's first page and a broad title search must walk
@@ -19,21 +20,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const BASE = Date.parse("2026-06-01T00:00:00.000Z");
 const seededId = (i: number) => `seed-${String(i).padStart(6, "0")}`;
 
-/** The ThreadQuery the API builds from the web app's list request (lib/client/thread-pages.ts). */
-const sidebar = (extra: Partial<ThreadQuery> = {}): ThreadQuery => ({
-  metadata: {},
-  asOf: iso(BASE + 10_000_000),
-  sortBy: "activity_at",
-  sortOrder: "desc",
-  limit: 50,
-  offset: 0,
-  withValues: false,
-  extract: [
-    ["title", "values.title"],
-    ["title_source", "values.title_source"],
-  ],
-  ...extra,
-});
+/** The ThreadQuery the API builds from the web app's list request (thread-query.ts, sidebarQuery). */
+const sidebar = (extra: Partial<ThreadQuery> = {}): ThreadQuery => sidebarQuery(iso(BASE + 10_000_000), extra);
 
 beforeAll(async () => {
   h = createHarness();
