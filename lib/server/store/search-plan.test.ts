@@ -190,6 +190,17 @@ describe("choosing and running a title search without reading every match", () =
     expect(await q.countThreads(query)).toBe(ARCHIVED);
   });
 
+  it("a narrow search reads only the threads it found, by primary key", async () => {
+    const tree = planTree(await q.explainSearch(sidebar({ titleSearch: "t1234" }), "narrow"));
+    const byKey = (n: PlanNode): boolean =>
+      h.dialect === "sqlite"
+        ? /^SEARCH t USING (INDEX sqlite_autoindex_tl_threads_1|PRIMARY KEY) \(thread_id=\?\)/.test(n.op)
+        : /^Index (Only )?Scan using tl_threads_pkey /.test(n.op) || (n.op.startsWith("Bitmap Heap Scan") && n.children.filter((c) => c.op.startsWith("Bitmap")).every((c) => c.op.startsWith("Bitmap Index Scan using tl_threads_pkey ")));
+    const reads = flat(tree).filter((n) => (h.dialect === "sqlite" ? /^(SCAN|SEARCH) t\b/.test(n.op) : / on tl_threads\b/.test(n.op)));
+    expect(reads.length, show(tree)).toBeGreaterThan(0);
+    expect(reads.filter((n) => !byKey(n)).map((n) => n.op), show(tree)).toEqual([]);
+  });
+
   it("a deep page of a broad search still walks: the probe looks past offset + limit", async () => {
     const query = sidebar({ titleSearch: "question", offset: 1500 });
     expect(await q.titlePlan(query)).toBe("broad");
