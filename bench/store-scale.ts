@@ -14,6 +14,7 @@
 import { FIRST_PAGE, fetchThreadPage } from "@/lib/client/thread-pages";
 import { createHarness, type Harness } from "@/lib/server/test-harness";
 import type { ThreadQuery } from "@/lib/server/store/search-sql";
+import { sidebarQuery as webAppQuery } from "@/lib/server/store/thread-query";
 
 const SAMPLES = Number(process.env.SAMPLES ?? 40);
 const USERS = 200;
@@ -62,21 +63,8 @@ async function time(name: string, fn: () => Promise<unknown>) {
   return pct(xs, 50);
 }
 
-/** The ThreadQuery the handler builds from the web app's request (lib/client/thread-pages.ts). */
-const sidebarQuery = (extra: Partial<ThreadQuery> = {}): ThreadQuery => ({
-  metadata: {},
-  asOf: new Date().toISOString(),
-  sortBy: "activity_at",
-  sortOrder: "desc",
-  limit: 50,
-  offset: 0,
-  withValues: false,
-  extract: [
-    ["title", "values.title"],
-    ["title_source", "values.title_source"],
-  ],
-  ...extra,
-});
+/** The ThreadQuery the handler builds from the web app's request (lib/server/store/thread-query.ts). */
+const sidebarQuery = (extra: Partial<ThreadQuery> = {}): ThreadQuery => webAppQuery(new Date().toISOString(), extra);
 
 async function main() {
   const h = createHarness();
@@ -101,6 +89,8 @@ async function main() {
       await time("store: title search, 1 match", () => expectRows(sidebarQuery({ titleSearch: probe }), 1));
       await time("store: title search, every thread", () => expectRows(sidebarQuery({ titleSearch: "question sourdough" }), 50));
       await time("store: title search, no match", () => expectRows(sidebarQuery({ titleSearch: "zzzz" }), 0));
+      // The oldest tenth (t00…): many matches, none near the head of the order.
+      await time("store: title search, oldest 10 % (t00)", () => expectRows(sidebarQuery({ titleSearch: "t00" }), 50));
       await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), 50));
       await time("api: GET /info", async () => (await h.fetch("/info")).json());
       await time("api: first page (SDK, lean request)", () => fetchThreadPage(h.client, FIRST_PAGE, ""));

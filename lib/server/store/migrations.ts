@@ -127,7 +127,7 @@ const SQLITE_ADDED_COLUMNS: { table: string; column: string; ddl: string }[] = [
 
 const SQLITE_SEARCH_INDEX = `
 CREATE VIRTUAL TABLE tl_title_fts USING fts5(
-  terms, content='tl_title_revisions', content_rowid='id', tokenize="${SEARCH_TOKENIZER}"
+  terms, content='tl_title_revisions', content_rowid='id', tokenize="${SEARCH_TOKENIZER.replaceAll('"', '""')}"
 );
 CREATE TRIGGER tl_title_revisions_ai AFTER INSERT ON tl_title_revisions BEGIN
   INSERT INTO tl_title_fts (rowid, terms) VALUES (new.id, new.terms);
@@ -148,7 +148,7 @@ export async function ensureSearchIndex(db: Db, dialect: StoreDialect) {
     await run(db, "DROP TRIGGER IF EXISTS tl_title_revisions_ai;\nDROP TRIGGER IF EXISTS tl_title_revisions_ad;\nDROP TABLE IF EXISTS tl_title_fts");
   }
   for (const r of await db.selectFrom("tl_title_revisions").select(["id", "title"]).execute()) {
-    await db.updateTable("tl_title_revisions").set({ terms: searchTerms(dialect, r.title) }).where("id", "=", r.id).execute();
+    await db.updateTable("tl_title_revisions").set({ terms: searchTerms(r.title) }).where("id", "=", r.id).execute();
   }
   if (dialect === "sqlite") {
     // The trigger bodies hold semicolons: created one by one.

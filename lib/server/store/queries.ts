@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import { sql, type Selectable } from "kysely";
+import { sql, type RawBuilder, type Selectable } from "kysely";
 import { sqliteStore, type RunsTable, type Store, type TitleRequestsTable } from "./db";
-import { buildSearch, buildThreadFilter, titleMatchCount, NARROW_MATCHES, type ThreadQuery, type TitlePlan } from "./search-sql";
+import { buildSearch, buildThreadFilter, titleMatchCount, titleProbe, LONG_WINDOW, NARROW_MATCHES, SHORT_WINDOW, type ThreadQuery, type TitlePlan } from "./search-sql";
 import { searchTerms } from "./search-terms";
 
 /**
@@ -74,23 +74,32 @@ export function queriesFor(store: Store) {
   async function addRevision(threadId: string, title: string, source: string | null, at: string) {
     await x()
       .insertInto("tl_title_revisions")
-      .values({ thread_id: threadId, title, source, at, terms: searchTerms(store.dialect, title) })
+      .values({ thread_id: threadId, title, source, at, terms: searchTerms(title) })
       .onConflict((oc) => oc.columns(["thread_id", "title"]).doNothing())
       .execute();
   }
 
-  /** Few matching revisions: start from the index; many: walk the list order (search-sql.ts, TitlePlan). */
+  /** Walk the order when a page's worth of matches is near its head, else start from the index (search-sql.ts, SHORT_WINDOW). */
   async function titlePlan(query: ThreadQuery): Promise<TitlePlan> {
     if (query.titleSearch == null || query.titleSearch.trim() === "") return "broad";
-    const count = titleMatchCount(store.dialect, query.titleSearch);
-    if (!count) return "none";
-    const { rows } = await sql<{ n: number | string }>`${count}`.execute(x());
-    return Number(rows[0]?.n ?? 0) < NARROW_MATCHES ? "narrow" : "broad";
+    const count = async (s: RawBuilder<unknown>) => Number((await sql<{ n: number | string }>`${s}`.execute(x())).rows[0]?.n ?? 0);
+    const short = titleProbe(query, store.dialect, SHORT_WINDOW);
+    if (!short) return "none";
+    if ((await count(short.sql)) >= short.need) return "broad";
+    if ((await count(titleMatchCount(store.dialect, query.titleSearch)!)) < NARROW_MATCHES) return "narrow";
+    const long = titleProbe(query, store.dialect, LONG_WINDOW)!;
+    return (await count(long.sql)) >= long.need ? "broad" : "narrow";
   }
 
   async function searchStatement(query: ThreadQuery, plan?: TitlePlan) {
     const cols = query.withValues ? sql`t.*` : sql.join(THREAD_LIST_COLUMNS.map((c) => sql.ref(`t.${c}`)));
     return buildSearch(query, store.dialect, plan ?? (await titlePlan(query)), cols);
+  }
+
+  async function explain(statement: RawBuilder<unknown>): Promise<unknown[]> {
+    const how = sql.raw(store.dialect === "postgres" ? "EXPLAIN (FORMAT JSON)" : "EXPLAIN QUERY PLAN");
+    const { rows } = await sql<Record<string, unknown>>`${how} ${statement}`.execute(x());
+    return rows;
   }
 
   const getThread = (id: string) =>
@@ -206,11 +215,16 @@ export function queriesFor(store: Store) {
       const { rows } = await sql<ThreadRow>`${await searchStatement(query, plan)}`.execute(x());
       return rows;
     },
+    /** The title plan the store would choose for this query (tests, bench). */
+    titlePlan,
     /** The search's query plan as the database reports it (EXPLAIN QUERY PLAN / EXPLAIN (FORMAT JSON)). */
     async explainSearch(query: ThreadQuery, plan?: TitlePlan): Promise<unknown[]> {
-      const explain = sql.raw(store.dialect === "postgres" ? "EXPLAIN (FORMAT JSON)" : "EXPLAIN QUERY PLAN");
-      const { rows } = await sql<Record<string, unknown>>`${explain} ${await searchStatement(query, plan)}`.execute(x());
-      return rows;
+      return explain(await searchStatement(query, plan));
+    },
+    /** The plan probe's query plan (null when the query has nothing searchable). */
+    async explainTitleProbe(query: ThreadQuery): Promise<unknown[] | null> {
+      const probe = titleProbe(query, store.dialect, SHORT_WINDOW);
+      return probe && explain(probe.sql);
     },
     /**
      * Planner statistics after a bulk load (tests, bench), so plans are the ones a settled database

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test-harness";
 import type { Queries } from "./queries";
 import type { ThreadQuery } from "./search-sql";
+import { queryWords, searchTerms } from "./search-terms";
 
 /**
  * The search statement's page (search-sql.ts, buildSearch: the two-branch `$as_of` shape and both
@@ -79,7 +80,7 @@ describe("search order as of an instant, against the definition", () => {
           try {
             const query: ThreadQuery = { asOf: at(asOfUnit), sortBy: "activity_at", sortOrder, offset, limit, withValues: false, titleSearch };
             const want = naive(specs, query);
-            const plans = titleSearch ? (["narrow", "broad"] as const) : ([undefined] as const);
+            const plans = titleSearch ? (["narrow", "broad", undefined] as const) : ([undefined] as const);
             for (const plan of plans) {
               const got = (await q.searchThreads(query, plan)).map((r) => r.thread_id);
               expect(got, `plan ${plan ?? "auto"}`).toEqual(want);
@@ -92,6 +93,51 @@ describe("search order as of an instant, against the definition", () => {
         },
       ),
       { numRuns: h.dialect === "postgres" ? 40 : 120 },
+    );
+  }, 300_000);
+});
+
+/**
+ * Every plan's title test (FTS5 MATCH / GIN for "narrow", the per-row instr / tsvector test for
+ * "broad", and the probe that chooses) against the definition: a thread matches when one of its
+ * titles has, for every folded query word, a term (searchTerms) that starts with it. Titles and
+ * queries mix case, Latin diacritics, symbols, emoji, CJK and FTS / LIKE / tsquery syntax.
+ */
+const PIECES = ["Café", "CAFE", "naïve", "Über", "C++", "c#/F#", "don't", "(x)", "a.b", "🏳️‍🌈", "请帮我", "50%", "a_b", "NEAR(d", "x\"y", "it's", "\\back", "ÉTÉ", "Ωmega"];
+const title = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(" "));
+/** A query word: a prefix of one piece, in a random case (an empty or all-punctuation word drops out). */
+const queryWord = fc
+  .tuple(fc.constantFrom(...PIECES), fc.integer({ min: 1, max: 6 }), fc.boolean())
+  .map(([p, n, upper]) => ([...p].slice(0, n).join("")[upper ? "toUpperCase" : "toLowerCase"]()));
+
+function matchesDefinition(titles: string[], text: string): boolean {
+  const words = queryWords(text);
+  return words.length > 0 && titles.some((t) => words.every((w) => searchTerms(t).split(" ").some((term) => term.startsWith(w))));
+}
+
+describe("title search: every plan finds what the definition says", () => {
+  it("folded prefixes of words with symbols, diacritics, emoji and CJK agree across plans", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(title, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 6 }), fc.array(queryWord, { minLength: 1, maxLength: 2 }), async (threads, words) => {
+        const text = words.join(" ");
+        await q.transaction(async () => {
+          for (const [i, titles] of threads.entries()) {
+            await q.insertThread({ thread_id: `tw-${i}`, at: at(i), metadata: "{}", title: titles[0], title_source: '{"kind":"user"}' });
+            for (const t of titles.slice(1)) await q.setTitle(`tw-${i}`, t, '{"kind":"user"}', false, at(i));
+          }
+        });
+        try {
+          const query: ThreadQuery = { asOf: at(100), sortBy: "activity_at", sortOrder: "desc", offset: 0, limit: 20, withValues: false, titleSearch: text };
+          const want = threads.flatMap((titles, i) => (matchesDefinition(titles, text) ? [`tw-${i}`] : [])).reverse();
+          for (const plan of ["narrow", "broad", undefined] as const) {
+            expect((await q.searchThreads(query, plan)).map((r) => r.thread_id), `plan ${plan ?? "auto"}, ${JSON.stringify(text)}`).toEqual(want);
+          }
+          expect(await q.countThreads(query)).toBe(want.length);
+        } finally {
+          for (let i = 0; i < threads.length; i++) await q.deleteThread(`tw-${i}`);
+        }
+      }),
+      { numRuns: h.dialect === "postgres" ? 60 : 200 },
     );
   }, 300_000);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test-harness";
 import type { Queries } from "./queries";
 import type { ThreadQuery } from "./search-sql";
+import { sidebarQuery } from "./thread-query";
 
 /**
  * The read side at scale (issue 10): the sidebar's first page and a broad title search must walk
@@ -14,25 +15,13 @@ let q: Queries;
 afterAll(async () => h?.close(), 120_000);
 
 const SEEDED = 3000;
+const ARCHIVED = 600;
 const iso = (ms: number) => new Date(ms).toISOString();
 const BASE = Date.parse("2026-06-01T00:00:00.000Z");
 const seededId = (i: number) => `seed-${String(i).padStart(6, "0")}`;
 
-/** The ThreadQuery the API builds from the web app's list request (lib/client/thread-pages.ts). */
-const sidebar = (extra: Partial<ThreadQuery> = {}): ThreadQuery => ({
-  metadata: {},
-  asOf: iso(BASE + 10_000_000),
-  sortBy: "activity_at",
-  sortOrder: "desc",
-  limit: 50,
-  offset: 0,
-  withValues: false,
-  extract: [
-    ["title", "values.title"],
-    ["title_source", "values.title_source"],
-  ],
-  ...extra,
-});
+/** The ThreadQuery the API builds from the web app's list request (thread-query.ts, sidebarQuery). */
+const sidebar = (extra: Partial<ThreadQuery> = {}): ThreadQuery => sidebarQuery(iso(BASE + 10_000_000), extra);
 
 beforeAll(async () => {
   h = createHarness();
@@ -50,6 +39,10 @@ beforeAll(async () => {
       });
     }
     for (let i = 0; i < SEEDED; i += 10) await q.setStatus(seededId(i), "idle", iso(BASE + SEEDED * 1000 + i));
+    // Far back in the order: more matches for "archived" than a page, none near the head.
+    for (let i = 0; i < ARCHIVED; i++) {
+      await q.insertThread({ thread_id: `old-${String(i).padStart(6, "0")}`, at: iso(BASE - 1_000_000 + i * 1000), metadata: "{}", title: `Archived note ${i}`, title_source: '{"kind":"user"}' });
+    }
   });
   await q.analyze();
 }, 300_000);
@@ -162,5 +155,55 @@ describe("the first page reads the activity index and stops", () => {
     const narrow = planTree(await q.explainSearch(sidebar({ titleSearch: "t1234" })));
     expect(orderIndex(narrow, "tl_threads_activity"), show(narrow)).toBe(false);
     expect((await q.searchThreads(sidebar({ titleSearch: "t1234" }))).map((r) => r.thread_id)).toEqual([seededId(1234)]);
+  });
+});
+
+/** Any read of the full-text index (SQLite: the FTS5 table; Postgres: the GIN index on the tsvectors). */
+const textIndexReads = (tree: PlanNode) =>
+  flat(tree)
+    .map((n) => n.op)
+    .filter((op) => (h.dialect === "sqlite" ? /\btl_title_fts\b|VIRTUAL TABLE/.test(op) : /tl_title_revisions_search/.test(op)));
+
+describe("choosing and running a title search without reading every match", () => {
+  const everyThread = sidebar({ titleSearch: "question sourdough" });
+
+  it("a search matching every thread tests each walked thread on its own rows, never the full-text index", async () => {
+    const page = planTree(await q.explainSearch(everyThread));
+    expect(textIndexReads(page), show(page)).toEqual([]);
+    expect(orderIndex(page, "tl_threads_activity"), show(page)).toBe(true);
+    const probe = planTree((await q.explainTitleProbe(everyThread))!);
+    expect(textIndexReads(probe), show(probe)).toEqual([]);
+    expect(orderIndex(probe, "tl_threads_activity"), show(probe)).toBe(true);
+    expect(await q.titlePlan(everyThread)).toBe("broad");
+    // Newest first: the threads active last, then the rest by creation.
+    expect((await q.searchThreads(everyThread)).slice(0, 2).map((r) => r.thread_id)).toEqual([seededId(2990), seededId(2980)]);
+  });
+
+  it("many matches none of which is near the head of the order start from the index, in order", async () => {
+    const query = sidebar({ titleSearch: "ARCHIVED" });
+    expect(await q.titlePlan(query)).toBe("narrow");
+    const page = planTree(await q.explainSearch(query));
+    expect(orderIndex(page, "tl_threads_activity"), show(page)).toBe(false);
+    const rows = await q.searchThreads(query);
+    expect(rows.map((r) => r.thread_id)).toEqual(Array.from({ length: 50 }, (_, k) => `old-${String(ARCHIVED - 1 - k).padStart(6, "0")}`));
+    expect((await q.searchThreads(query, "broad")).map((r) => r.thread_id)).toEqual(rows.map((r) => r.thread_id));
+    expect(await q.countThreads(query)).toBe(ARCHIVED);
+  });
+
+  it("a narrow search reads only the threads it found, by primary key", async () => {
+    const tree = planTree(await q.explainSearch(sidebar({ titleSearch: "t1234" }), "narrow"));
+    const byKey = (n: PlanNode): boolean =>
+      h.dialect === "sqlite"
+        ? /^SEARCH t USING (INDEX sqlite_autoindex_tl_threads_1|PRIMARY KEY) \(thread_id=\?\)/.test(n.op)
+        : /^Index (Only )?Scan using tl_threads_pkey /.test(n.op) || (n.op.startsWith("Bitmap Heap Scan") && n.children.filter((c) => c.op.startsWith("Bitmap")).every((c) => c.op.startsWith("Bitmap Index Scan using tl_threads_pkey ")));
+    const reads = flat(tree).filter((n) => (h.dialect === "sqlite" ? /^(SCAN|SEARCH) t\b/.test(n.op) : / on tl_threads\b/.test(n.op)));
+    expect(reads.length, show(tree)).toBeGreaterThan(0);
+    expect(reads.filter((n) => !byKey(n)).map((n) => n.op), show(tree)).toEqual([]);
+  });
+
+  it("a deep page of a broad search still walks: the probe looks past offset + limit", async () => {
+    const query = sidebar({ titleSearch: "question", offset: 1500 });
+    expect(await q.titlePlan(query)).toBe("broad");
+    expect((await q.searchThreads(query)).map((r) => r.thread_id)).toEqual((await q.searchThreads(query, "narrow")).map((r) => r.thread_id));
   });
 });

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { AuthFilters } from "../auth/enforce";
 import { unprocessable } from "../http/errors";
 import type { ThreadStatus } from "./queries";
-import { ftsQuery, tsQuery } from "./search-terms";
+import { ftsQuery, queryWords, tsQuery } from "./search-terms";
 import type { StoreDialect } from "./db";
 
 /** Builds the WHERE / ORDER BY / extract SQL for threads/search and threads/count (Kysely `sql` fragments, all values bound). */
@@ -87,18 +87,30 @@ function authFilterSql(d: StoreDialect, key: string, want: unknown): Sql {
 }
 
 /**
- * How a title search is run. "narrow" (few matching revisions): start from the full-text index
- * and look the few threads up. "broad": walk the list's order index and test each thread, stopping
- * after the page is full; on Postgres the test is a per-thread probe of its revisions' tsvectors,
- * on SQLite the match set is read once (an FTS5 MATCH costs its whole prefix set-up each time it
- * runs, so a per-row MATCH would cost far more than one pass). "none": nothing searchable.
+ * How a title search is run. "narrow" (few matches near the head of the order): start from the
+ * full-text index and sort the few threads it finds. "broad": walk the list's order index and test
+ * each thread's own revisions, stopping after the page is full. The per-row test never reads the
+ * index (FTS5 has no cheap per-row MATCH: each one merges the whole prefix doclist; a GIN scan
+ * reads every match): Postgres matches the revision's tsvector, SQLite looks for ` word` in the
+ * stored folded terms with instr, which is the index's own answer (search-terms.ts,
+ * SEARCH_TOKENIZER). "none": nothing searchable.
  */
 export type TitlePlan = "narrow" | "broad" | "none";
 
-/** Matching revisions counted up to this many before choosing the plan: below it, "narrow". */
+/**
+ * Choosing the plan (queries.ts, titlePlan) costs little whichever way it goes:
+ * 1. walk the first SHORT_WINDOW threads of the page's order (at least twice offset + limit) and
+ *    test each: a full page among them (a query dense at the head) → "broad";
+ * 2. else count the index's matches up to NARROW_MATCHES (cheap when they are few, and then
+ *    few it is) → "narrow";
+ * 3. else many matches, sparse at the head: walk LONG_WINDOW threads: a full page → "broad"
+ *    (the walk stops within a few windows), else "narrow" (sort the matches).
+ */
+export const SHORT_WINDOW = 100;
+export const LONG_WINDOW = 1000;
 export const NARROW_MATCHES = 500;
 
-/** The revisions matching a title search, as `SELECT r.thread_id` (null when nothing is searchable). */
+/** The revisions matching a title search via the full-text index, as `SELECT r.thread_id` (null when nothing is searchable). */
 function titleMatches(d: StoreDialect, text: string): Sql | null {
   if (d === "postgres") {
     const q = tsQuery(text);
@@ -108,7 +120,40 @@ function titleMatches(d: StoreDialect, text: string): Sql | null {
   return match == null ? null : sql`SELECT r.thread_id FROM tl_title_fts f JOIN tl_title_revisions r ON r.id = f.rowid WHERE tl_title_fts MATCH ${match}`;
 }
 
-/** Counts matching revisions, at most NARROW_MATCHES of them: the plan's input. */
+/** Does thread `t` have a revision matching the search, tested on its own rows (no index read)? Null when nothing is searchable. */
+function threadMatches(d: StoreDialect, text: string): Sql | null {
+  const words = queryWords(text);
+  if (!words.length) return null;
+  if (d === "postgres") {
+    // OFFSET 0 keeps this a per-row probe: as a semi-join the planner (which guesses a prefix
+    // tsquery matches a handful of rows) would drive from the GIN index, read every match and sort.
+    return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND r.terms_tsv @@ ${tsQuery(text)}::tsquery OFFSET 0)`;
+  }
+  // Terms are space-separated and hold no space: " word" occurs exactly when a term starts with word.
+  const each = words.map((w) => sql`instr(' ' || r.terms, ${" " + w}) > 0`);
+  return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND ${sql.join(each, sql` AND `)})`;
+}
+
+/**
+ * The plan probe: how many of the first `window` threads of the page's order (every filter but
+ * the title; with `$as_of`, the settled branch's walk) match, counted up to offset + limit.
+ * Null when nothing is searchable.
+ */
+export function titleProbe(q: ThreadQuery, d: StoreDialect, window: number): { sql: Sql; need: number } | null {
+  const test = q.titleSearch == null ? null : threadMatches(d, q.titleSearch);
+  if (!test) return null;
+  const need = q.offset + q.limit;
+  const dir = sql.raw(q.sortOrder === "asc" ? "ASC" : "DESC");
+  const base = buildThreadFilter({ ...q, titleSearch: null }, d);
+  const walk =
+    q.sortBy === "activity_at" && q.asOf
+      ? sql`SELECT t.thread_id FROM tl_threads t WHERE ${base} AND t.activity_at <= ${q.asOf} ORDER BY t.activity_at ${dir}, t.thread_id ${dir}`
+      : sql`SELECT t.thread_id FROM tl_threads t WHERE ${base} ORDER BY ${columnOrder(q, dir)}`;
+  const n = Math.max(window, 2 * need);
+  return { sql: sql`SELECT COUNT(*) AS n FROM (SELECT 1 FROM (${walk} LIMIT ${n}) t WHERE ${test} LIMIT ${need}) m`, need };
+}
+
+/** Counts the index's matching revisions, at most NARROW_MATCHES of them (step 2 of the plan choice). */
 export function titleMatchCount(d: StoreDialect, text: string): Sql | null {
   const m = titleMatches(d, text);
   return m && sql`SELECT COUNT(*) AS n FROM (${m} LIMIT ${NARROW_MATCHES}) m`;
@@ -118,14 +163,7 @@ export function titleMatchCount(d: StoreDialect, text: string): Sql | null {
 function titleMatch(d: StoreDialect, text: string, plan: TitlePlan = "narrow"): Sql {
   const m = titleMatches(d, text);
   if (m == null || plan === "none") return sql`0 = 1`;
-  if (d === "postgres" && plan === "broad") {
-    // OFFSET 0 keeps this a per-row probe: as a semi-join the planner (which guesses a prefix
-    // tsquery matches a handful of rows) would drive from the GIN index, read every match and sort.
-    return sql`EXISTS (SELECT 1 FROM tl_title_revisions r WHERE r.thread_id = t.thread_id AND r.terms_tsv @@ ${tsQuery(text)}::tsquery OFFSET 0)`;
-  }
-  // SQLite, broad: `+` keeps the match set from driving the loop, so the order index is walked
-  // and each row is probed in the set (read once); narrow statements join from the set instead.
-  return plan === "broad" ? sql`+t.thread_id IN (${m})` : sql`t.thread_id IN (${m})`;
+  return plan === "broad" ? threadMatches(d, text)! : sql`t.thread_id IN (${m})`;
 }
 
 /** The WHERE of a search or count; `plan` chooses how a title search is tested (see TitlePlan). */
@@ -163,15 +201,18 @@ const asOfActivity = (asOf: string) =>
 export function buildSearch(q: ThreadQuery, d: StoreDialect, plan: TitlePlan, cols: Sql): Sql {
   const dir = sql.raw(q.sortOrder === "asc" ? "ASC" : "DESC");
   const ex = extractColumns(q.extract, d);
-  const narrow = plan === "narrow" && q.titleSearch != null && q.titleSearch.trim() !== "";
+  const matches = plan === "narrow" && q.titleSearch != null ? titleMatches(d, q.titleSearch) : null;
+  const narrow = matches != null;
   const where = buildThreadFilter(q, d, plan, narrow);
   const byActivityAsOf = q.sortBy === "activity_at" && q.asOf;
   const page = sql`LIMIT ${q.limit} OFFSET ${q.offset}`;
   if (narrow) {
-    // SQLite: CROSS JOIN keeps the match set as the outer loop (the planner would rather walk the order index).
-    const join = sql.raw(d === "sqlite" ? "CROSS JOIN" : "JOIN");
-    const from = sql`(SELECT DISTINCT thread_id FROM (${titleMatches(d, q.titleSearch!)}) s) m ${join} tl_threads t ON t.thread_id = m.thread_id`;
     const order = byActivityAsOf ? sql`${asOfActivity(q.asOf!)} ${dir}, t.thread_id ${dir}` : columnOrder(q, dir);
+    // Postgres: primary-key lookups of the matches. As a join the planner (which guesses a prefix
+    // tsquery matches thousands) hashed the match set and scanned every thread (123 ms at 100k).
+    if (d === "postgres") return sql`SELECT ${cols}${ex} FROM tl_threads t WHERE t.thread_id = ANY(ARRAY(${matches})) AND ${where} ORDER BY ${order} ${page}`;
+    // SQLite: CROSS JOIN keeps the match set as the outer loop (the planner would rather walk the order index).
+    const from = sql`(SELECT DISTINCT thread_id FROM (${matches}) s) m CROSS JOIN tl_threads t ON t.thread_id = m.thread_id`;
     return sql`SELECT ${cols}${ex} FROM ${from} WHERE ${where} ORDER BY ${order} ${page}`;
   }
   if (!byActivityAsOf) return sql`SELECT ${cols}${ex} FROM tl_threads t WHERE ${where} ORDER BY ${columnOrder(q, dir)} ${page}`;

@@ -45,34 +45,47 @@ const MAX_QUERY_WORDS = 16;
 const MAX_QUERY_CHARS = 1000;
 
 /**
- * `$title_search` text → an FTS5 query that cannot be malformed: each space-separated word,
- * edge punctuation trimmed, becomes a quoted prefix term; words are ANDed. Quoting makes every
- * character literal, so FTS syntax in the text is inert. Null when nothing searchable remains.
+ * Bumped when titleTerms, the folding or the index's tokenizer changes: start-up then rebuilds the
+ * index. 3: SQLite stores the terms folded here too (as Postgres does) and FTS5 only splits them.
  */
-export function ftsQuery(text: string): string | null {
-  const words = chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).filter(Boolean);
-  if (!words.length) return null;
-  return words.slice(0, MAX_QUERY_WORDS).map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ");
-}
-
-/** Bumped when titleTerms or the index's tokenizer changes: start-up then rebuilds the index. */
-export const SEARCH_INDEX_VERSION = 2;
-
-/** Every character but spaces is part of a token; titleTerms decides what a word is. */
-export const SEARCH_TOKENIZER = `unicode61 remove_diacritics 2 categories 'L* N* M* S* P* C*'`;
+export const SEARCH_INDEX_VERSION = 3;
 
 /**
- * Case and (Latin) diacritic folding as FTS5's unicode61 `remove_diacritics 2` does it, for the
- * Postgres index, which takes the terms as they are (its parser would split `c++` and drop emoji).
+ * FTS5's `ascii` tokenizer with every printable ASCII symbol as a token character: the stored terms
+ * are folded already (foldTerm, no controls, no spaces inside a term), so a space is the only
+ * separator it meets and its own folding (A-Z only) has nothing left to do. A token is therefore
+ * exactly one stored term, which is what lets the broad plan test a row with `instr` on the same
+ * text (search-sql.ts) and get the answer the index gives.
+ */
+export const SEARCH_TOKENIZER = `ascii tokenchars '!"#$%&''()*+,-./:;<=>?@[\\]^_\`{|}~'`;
+
+/**
+ * Case and (Latin) diacritic folding, in JS for both dialects so the index, the query and the
+ * broad plan's per-row test fold alike; control characters are dropped (titles are sanitised of
+ * them already; this keeps a stray one from splitting a term in one place and not another).
  */
 export function foldTerm(term: string): string {
-  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
+  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase().replace(/\p{Cc}/gu, "");
 }
 
-/** The terms stored per revision: SQLite's FTS5 folds them itself; Postgres gets them folded. */
-export function searchTerms(dialect: "sqlite" | "postgres", title: string): string {
-  const terms = titleTerms(title);
-  return dialect === "sqlite" ? terms : terms.split(" ").map(foldTerm).filter(Boolean).join(" ");
+/** The terms stored per revision, folded, space-separated (the same on both dialects). */
+export function searchTerms(title: string): string {
+  return titleTerms(title).split(" ").map(foldTerm).filter(Boolean).join(" ");
+}
+
+/** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */
+export function queryWords(text: string): string[] {
+  return chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * `$title_search` text → an FTS5 query that cannot be malformed: each folded word becomes a quoted
+ * prefix term; words are ANDed. Quoting makes every character literal, so FTS syntax in the text
+ * is inert. Null when nothing searchable remains.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = queryWords(text);
+  return words.length ? words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ") : null;
 }
 
 /**
@@ -81,10 +94,6 @@ export function searchTerms(dialect: "sqlite" | "postgres", title: string): stri
  * live), words ANDed. Null when nothing searchable remains.
  */
 export function tsQuery(text: string): string | null {
-  const words = chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean);
-  if (!words.length) return null;
-  return words
-    .slice(0, MAX_QUERY_WORDS)
-    .map((w) => `'${w.replaceAll("\\", "\\\\").replaceAll("'", "''")}':*`)
-    .join(" & ");
+  const words = queryWords(text);
+  return words.length ? words.map((w) => `'${w.replaceAll("\\", "\\\\").replaceAll("'", "''")}':*`).join(" & ") : null;
 }

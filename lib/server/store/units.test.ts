@@ -22,9 +22,10 @@ describe("SSE encoding", () => {
 });
 
 describe("title search query", () => {
-  it("quotes and prefix-matches every word, so FTS syntax in user text is inert", () => {
-    expect(ftsQuery("Lisbon trip")).toBe('"Lisbon"* "trip"*');
-    expect(ftsQuery('a "b" OR c* NEAR(d)')).toBe('"a"* "b"* "OR"* "c"* "NEAR(d"*');
+  it("quotes and prefix-matches every word, folded, so FTS syntax in user text is inert", () => {
+    expect(ftsQuery("Lisbon trip")).toBe('"lisbon"* "trip"*');
+    expect(ftsQuery("Café ÜBER")).toBe('"cafe"* "uber"*');
+    expect(ftsQuery('a "b" OR c* NEAR(d)')).toBe('"a"* "b"* "or"* "c"* "near(d"*');
     expect(ftsQuery('say "hi')).toBe('"say"* "hi"*');
     expect(ftsQuery('x"y')).toBe('"x""y"*');
     expect(ftsQuery("  !!! ")).toBeNull();

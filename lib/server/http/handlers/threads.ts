@@ -1,32 +1,10 @@
 import { matchesFilters } from "../../auth/enforce";
 import { nowIso } from "../../store/clock";
-import { jsonResponse, notFound, unprocessable } from "../errors";
+import { jsonResponse, notFound } from "../errors";
 import { readBody, type Handler } from "../http";
 import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
-import type { ThreadQuery } from "../../store/search-sql";
+import { splitMetadata, threadSearchQuery } from "../../store/thread-query";
 import { copyThread } from "../../store/thread-copy";
-
-const AS_OF = "$as_of";
-const TITLE_SEARCH = "$title_search";
-
-/** Splits our `$`-prefixed extension keys out of a metadata filter. */
-function splitMetadata(metadata: Record<string, unknown> | undefined) {
-  const rest: Record<string, unknown> = {};
-  let asOf: string | null = null;
-  let titleSearch: string | null = null;
-  for (const [k, v] of Object.entries(metadata ?? {})) {
-    if (k === AS_OF) {
-      if (typeof v !== "string" || Number.isNaN(Date.parse(v))) throw unprocessable(`${AS_OF} must be an ISO date-time string`);
-      asOf = new Date(Date.parse(v)).toISOString();
-    } else if (k === TITLE_SEARCH) {
-      if (typeof v !== "string") throw unprocessable(`${TITLE_SEARCH} must be a string`);
-      if (v.length > 500) throw unprocessable(`${TITLE_SEARCH} must be at most 500 characters`);
-      titleSearch = v;
-    } else if (k.startsWith("$")) throw unprocessable(`Unknown filter ${k}`);
-    else rest[k] = v;
-  }
-  return { metadata: rest, asOf, titleSearch };
-}
 
 export const createThread: Handler = async (ctx) => {
   const { api } = ctx;
@@ -71,24 +49,9 @@ export const deleteThread: Handler = async ({ api, params }) => {
 export const searchThreads: Handler = async (ctx) => {
   const { api } = ctx;
   const body = readBody(ctx, threadSearchSchema);
-  const { metadata, asOf, titleSearch } = splitMetadata(body.metadata);
-  const extract = body.extract ? Object.entries(body.extract) : undefined;
-  const select = body.select;
-  const query: ThreadQuery = {
-    metadata,
-    values: body.values,
-    ids: body.ids,
-    status: body.status,
-    titleSearch,
-    asOf,
-    sortBy: body.sort_by ?? "created_at",
-    sortOrder: body.sort_order ?? "desc",
-    limit: body.limit ?? 10,
-    offset: body.offset ?? 0,
-    withValues: !select || select.includes("values"),
-    extract,
-    authFilters: ctx.authz.filters,
-  };
+  const query = threadSearchQuery(body, ctx.authz.filters);
+  const { select } = body;
+  const { extract } = query;
   const rows = await api.registry.search(query);
   // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
   return jsonResponse(
