@@ -33,7 +33,7 @@ beforeAll(async () => {
       await q.insertThread({
         thread_id: seededId(i),
         at: iso(BASE + i * 1000),
-        metadata: JSON.stringify({ owner: `user-${i % 10}` }),
+        metadata: JSON.stringify(i % 300 === 7 ? { owner: `user-${i % 10}`, starred: true } : { owner: `user-${i % 10}` }),
         title: `t${i} question about sourdough`,
         title_source: '{"kind":"fallback"}',
       });
@@ -103,10 +103,10 @@ function threadReads(tree: PlanNode): string[] {
  * threads active after `as_of` (`activity_at > …`, the few moved since the snapshot).
  */
 function fullReads(tree: PlanNode): string[] {
-  if (h.dialect === "sqlite") return threadReads(tree).filter((op) => op.startsWith("SCAN t") || !/tl_threads_activity|tl_threads_owner_activity|PRIMARY KEY|sqlite_autoindex_tl_threads_1/.test(op));
+  if (h.dialect === "sqlite") return threadReads(tree).filter((op) => op.startsWith("SCAN t") || !/tl_threads_activity|tl_threads_owner_activity|tl_threads_starred_activity|PRIMARY KEY|sqlite_autoindex_tl_threads_1/.test(op));
   const bad: string[] = [];
   const visit = (n: PlanNode, underSort: boolean) => {
-    const range = /using tl_threads_(owner_)?activity\b.*\[.*activity_at > /;
+    const range = /using tl_threads_(owner_|starred_)?activity\b.*\[.*activity_at > /;
     const movedSince = [n, ...n.children].some((c) => range.test(c.op));
     if (underSort && / on tl_threads\b/.test(n.op) && !movedSince) bad.push(n.op);
     for (const c of n.children) visit(c, n.op.startsWith("Limit") ? false : underSort || /^(Sort|Incremental Sort|Hash|HashAggregate|Aggregate)/.test(n.op));
@@ -144,6 +144,16 @@ describe("the first page reads the activity index and stops", () => {
     expect(rows).toHaveLength(20);
     expect(rows.every((r) => JSON.parse(r.metadata).owner === "user-7")).toBe(true);
     expect(await q.searchThreads(sidebar({ authFilters: { owner: { $eq: "user-7" } }, limit: 20 }))).toEqual(rows);
+  });
+
+  it("the starred page walks the (starred, activity_at) index, not every thread's metadata", async () => {
+    const query = sidebar({ metadata: { starred: true } });
+    const tree = planTree(await q.explainSearch(query));
+    expect(orderIndex(tree, "tl_threads_starred_activity"), show(tree)).toBe(true);
+    expect(fullReads(tree), show(tree)).toEqual([]);
+    const rows = await q.searchThreads(query);
+    const starred = Array.from({ length: SEEDED }, (_, i) => i).filter((i) => i % 300 === 7);
+    expect(rows.map((r) => r.thread_id).sort()).toEqual(starred.map(seededId).sort());
   });
 
   it("a title search matching every thread walks the order index too; a narrow one starts from the matches", async () => {
