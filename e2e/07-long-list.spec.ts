@@ -122,6 +122,13 @@ test.describe("a long list", () => {
     await page.keyboard.press("Escape");
     await expect(next.getByTestId("row-menu-button")).toBeFocused();
 
+    // A menu whose row scrolls out of the rendered window closes.
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("row-menu")).toBeVisible();
+    await sidebar.scroller.evaluate((el) => el.scrollBy(0, 6000));
+    await expect(page.getByTestId("row-menu")).toHaveCount(0);
+    await sidebar.scroller.evaluate((el) => el.scrollBy(0, -6000));
+
     // A first click on a row never pointed at before navigates.
     const far = sidebar.rows.nth(18);
     const farId = (await far.getAttribute("data-thread-id"))!;

@@ -29,6 +29,14 @@ interface ConversationListProps {
   onNavigate?: () => void;
 }
 
+/** `el` is rendered and at least partly inside the scroll container's visible box. */
+function inView(container: HTMLElement, el: HTMLElement | null): boolean {
+  if (!el) return false;
+  const box = el.getBoundingClientRect();
+  const frame = container.getBoundingClientRect();
+  return box.bottom > frame.top && box.top < frame.bottom;
+}
+
 /** Focus to give a row link after the next render; `always` = even if something else holds focus. */
 type FocusRequest = { threadId: string; always: boolean };
 
@@ -168,6 +176,11 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         data-testid="thread-scroll"
         data-virtual={virtual ? "true" : "false"}
         onKeyDown={(e) => moveFocusInList(e, pendingEdge, virtual)}
+        onScroll={() => {
+          // A menu whose row scrolled out of view (or out of the rendered window) closes.
+          const container = scrollRef.current;
+          if (menu && container && !inView(container, rowMenuButton(container, menu.id))) setMenu(null);
+        }}
         onFocus={(e) => {
           const id = rowIdOf(e.target);
           if (id) setFocusedId(id);
