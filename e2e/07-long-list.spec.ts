@@ -77,6 +77,65 @@ test.describe("a long list", () => {
     await expect(sidebar.rows.first()).toBeVisible();
   });
 
+  test("a row scrolled into view is a plain link and button: first click navigates, one shared tooltip and menu serve every row", async ({ page, sidebar }) => {
+    await page.goto("/");
+    await expect(sidebar.rows.first()).toBeVisible();
+    await sidebar.scroller.evaluate((el) => el.scrollBy(0, 5000));
+    const row = sidebar.rows.nth(12);
+    await expect(row).toBeVisible();
+    const id = (await row.getAttribute("data-thread-id"))!;
+    // No row carries a Radix trigger of its own; the list has one tooltip anchor and one menu anchor.
+    await expect(sidebar.root.locator('[data-testid="thread-link"][data-state]')).toHaveCount(0);
+    await expect(sidebar.root.getByTestId("row-tooltip-anchor")).toHaveCount(1);
+    await expect(sidebar.root.getByTestId("row-menu-anchor")).toHaveCount(1);
+
+    // Hover: the shared tooltip shows this row's title; the link under it is the same element.
+    const link = sidebar.link(id);
+    await link.evaluate((el) => ((el as HTMLElement & { __probe?: boolean }).__probe = true));
+    await sidebar.rowTitle(id).hover();
+    await expect(sidebar.tooltip().title).toHaveText((await sidebar.rowTitle(id).textContent())!);
+    expect(await link.evaluate((el) => (el as HTMLElement & { __probe?: boolean }).__probe)).toBe(true);
+
+    // Menu by pointer on a second row while the first's is open: it moves, then Escape returns focus.
+    await sidebar.openMenu(id);
+    await expect(sidebar.menuButton(id)).toHaveAttribute("aria-expanded", "true");
+    const other = (await sidebar.rows.nth(13).getAttribute("data-thread-id"))!;
+    await sidebar.row(other).hover();
+    await sidebar.menuButton(other).click();
+    await expect(page.getByTestId("row-menu")).toHaveCount(1);
+    await expect(sidebar.menuButton(other)).toHaveAttribute("aria-expanded", "true");
+    await expect(sidebar.menuButton(id)).toHaveAttribute("aria-expanded", "false");
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("row-menu")).toHaveCount(0);
+    await expect(sidebar.menuButton(other)).toBeFocused();
+
+    // Keyboard: ← to the link, ↓ to the next row (its tooltip follows focus), → Enter opens its menu.
+    await page.keyboard.press("ArrowLeft");
+    await expect(sidebar.link(other)).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    const next = sidebar.rows.nth(14);
+    await expect(next.getByTestId("thread-link")).toBeFocused();
+    await expect(sidebar.tooltip().title).toHaveText((await next.getByTestId("thread-title").textContent())!);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("menu-rename")).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(next.getByTestId("row-menu-button")).toBeFocused();
+
+    // A menu whose row scrolls out of the rendered window closes.
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("row-menu")).toBeVisible();
+    await sidebar.scroller.evaluate((el) => el.scrollBy(0, 6000));
+    await expect(page.getByTestId("row-menu")).toHaveCount(0);
+    await sidebar.scroller.evaluate((el) => el.scrollBy(0, -6000));
+
+    // A first click on a row never pointed at before navigates.
+    const far = sidebar.rows.nth(18);
+    const farId = (await far.getAttribute("data-thread-id"))!;
+    await far.getByTestId("thread-link").click();
+    await expect(page).toHaveURL(new RegExp(`/c/${farId}$`));
+  });
+
   test("rows are grouped by the browser's calendar: three days later they are in “Previous 7 days”", async ({ page, sidebar }) => {
     await page.clock.setFixedTime(new Date(Date.now() + 3 * DAY));
     await page.goto("/");

@@ -1,17 +1,22 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
+import { usesStandardApi } from "@/lib/client/api-flavor";
 import { threadIdFromPath, useActiveThreadId } from "@/lib/client/use-active-thread";
 import { useDebounced } from "@/lib/client/use-debounced";
 import { useRowActions } from "@/lib/client/use-row-actions";
 import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { useTitleActions } from "@/lib/client/use-title-actions";
 import type { ListItem } from "@/lib/client/types";
+import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 import { ConversationRow } from "./ConversationRow";
-import { focusEdgeLink, moveFocusInList, neighbourRowId, rowIdOf, rowLink, type Edge } from "./list-keyboard";
+import { anchorOver } from "./list-anchor";
+import { focusEdgeLink, moveFocusInList, neighbourRowId, rowIdOf, rowLink, rowMenuButton, type Edge } from "./list-keyboard";
 import { HEADER_HEIGHT, PlainItems, VIRTUALIZE_ABOVE, VirtualItems } from "./ListItems";
 import { LoadMoreSentinel } from "./LoadMoreSentinel";
 import type { RowActions } from "./row-actions";
+import { RowMenu, type RowMenuActions } from "./RowMenu";
+import { RowTooltip, useRowTooltip } from "./RowTooltip";
 import { SearchField } from "./SearchField";
 
 interface ConversationListProps {
@@ -22,6 +27,14 @@ interface ConversationListProps {
   searchRef: RefObject<HTMLInputElement | null>;
   /** Called after following a row link (the mobile drawer closes). */
   onNavigate?: () => void;
+}
+
+/** `el` is rendered and at least partly inside the scroll container's visible box. */
+function inView(container: HTMLElement, el: HTMLElement | null): boolean {
+  if (!el) return false;
+  const box = el.getBoundingClientRect();
+  const frame = container.getBoundingClientRect();
+  return box.bottom > frame.top && box.top < frame.bottom;
 }
 
 /** Focus to give a row link after the next render; `always` = even if something else holds focus. */
@@ -48,6 +61,13 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     [router],
   );
   const { setStarred, deleteWithUndo } = useRowActions({ onDeletedOpenThread: leaveIfOpen });
+  // The list's one tooltip, one menu and one history dialog, each opened for a row.
+  const listId = useId();
+  const { tip, handlers: tipHandlers, keepOpen: keepTipOpen, hide: hideTip } = useRowTooltip(scrollRef);
+  const [menu, setMenu] = useState<{ id: string; anchor: CSSProperties } | null>(null);
+  const [history, setHistory] = useState<{ id: string; open: boolean } | null>(null);
+  const historyReturn = useRef<HTMLElement | null>(null);
+  const standardApi = usesStandardApi();
 
   const actions = useMemo<RowActions>(
     () => ({
@@ -65,10 +85,34 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         if (next) focusRequest.current = { threadId: next, always: true };
         deleteWithUndo(id, title);
       },
+      menuPress: (id, button, how) => {
+        const container = scrollRef.current;
+        if (!container) return;
+        const anchor = anchorOver(container, button);
+        hideTip();
+        setMenu((open) => (open?.id === id ? (how === "toggle" ? null : open) : { id, anchor }));
+      },
       navigated: () => onNavigate?.(),
     }),
-    [rename, regenerate, setStarred, deleteWithUndo, onNavigate],
+    [rename, regenerate, setStarred, deleteWithUndo, onNavigate, hideTip],
   );
+  const menuActions = useMemo<RowMenuActions>(
+    () => ({
+      rename: actions.startEdit,
+      setStarred: actions.setStarred,
+      regenerate: actions.regenerate,
+      remove: actions.remove,
+      history: (id) => {
+        historyReturn.current = scrollRef.current ? rowMenuButton(scrollRef.current, id) : null;
+        setHistory({ id, open: true });
+      },
+    }),
+    [actions],
+  );
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const refocusMenuButton = useCallback((id: string) => {
+    if (scrollRef.current) rowMenuButton(scrollRef.current, id)?.focus();
+  }, []);
 
   // Focus is never dropped to the page: after a rename or a delete it goes to a row.
   useLayoutEffect(() => {
@@ -113,7 +157,10 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         active={item.row.id === activeId}
         editing={item.row.id === editingId}
         tabbable={item.row.id === tabStopId}
+        menuOpen={item.row.id === menu?.id}
+        listId={listId}
         actions={actions}
+        tip={tipHandlers}
       />
     );
 
@@ -129,12 +176,32 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         data-testid="thread-scroll"
         data-virtual={virtual ? "true" : "false"}
         onKeyDown={(e) => moveFocusInList(e, pendingEdge, virtual)}
+        onScroll={() => {
+          // A menu whose row scrolled out of view (or out of the rendered window) closes.
+          const container = scrollRef.current;
+          if (menu && container && !inView(container, rowMenuButton(container, menu.id))) setMenu(null);
+        }}
         onFocus={(e) => {
           const id = rowIdOf(e.target);
           if (id) setFocusedId(id);
         }}
-        className="min-h-0 flex-1 overflow-y-auto px-2 pb-4"
+        // `relative`: the tooltip's and the menu's anchors are placed in its scrolled coordinates.
+        className="relative min-h-0 flex-1 overflow-y-auto px-2 pb-4"
       >
+        <RowTooltip
+          tip={tip}
+          row={(tip && editingId !== tip.id && model.byId.get(tip.id)) || null}
+          keepOpen={keepTipOpen}
+          hide={hideTip}
+        />
+        <RowMenu
+          listId={listId}
+          row={(menu && model.byId.get(menu.id)) || null}
+          anchor={menu?.anchor ?? null}
+          close={closeMenu}
+          refocus={refocusMenuButton}
+          actions={menuActions}
+        />
         {virtual ? (
           <VirtualItems
             items={model.items}
@@ -170,6 +237,15 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
           </p>
         ) : null}
       </div>
+      {/* Outside the menu, so it stays open after the menu closes. */}
+      {history && !standardApi ? (
+        <TitleHistoryPanel
+          threadId={history.id}
+          open={history.open}
+          onOpenChange={(open) => setHistory({ id: history.id, open })}
+          returnFocusTo={historyReturn}
+        />
+      ) : null}
     </nav>
   );
 }

@@ -9,10 +9,9 @@ import { sameRowView } from "@/lib/client/thread-list-model";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import type { RowView } from "@/lib/client/types";
 import { LockIcon, StarIcon } from "@/components/ui/icons";
-import { TitleTooltipBody } from "@/components/ui/title-tooltip";
-import { Tooltip } from "@/components/ui/tooltip";
-import { RowMenu } from "./RowMenu";
+import { RowMenuButton } from "./RowMenu";
 import type { RowActions } from "./row-actions";
+import type { RowTipHandlers } from "./RowTooltip";
 import { TitleEditor } from "./TitleEditor";
 
 /** Row height on wide screens (the virtualiser's estimate); narrow screens use 44 px touch targets. */
@@ -24,10 +23,20 @@ interface ConversationRowProps {
   editing: boolean;
   /** The list's one tab stop (roving focus): only this row's link is in the Tab order. */
   tabbable: boolean;
+  /** The list's one menu is open for this row. */
+  menuOpen: boolean;
+  /** Id prefix of this list (the desktop sidebar and the drawer each have one). */
+  listId: string;
   actions: RowActions;
+  tip: RowTipHandlers;
 }
 
-function ConversationRowImpl({ row, active, editing, tabbable, actions }: ConversationRowProps) {
+/**
+ * A row is a plain link and a plain "…" button: the tooltip, the menu and the history dialog are
+ * the list's, one each, opened for a row (RowTooltip, RowMenu). Nothing here mounts or swaps
+ * elements on first use, so the first press on a row always lands on the link it pressed.
+ */
+function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId, actions, tip }: ConversationRowProps) {
   const shown = row.title ?? EMPTY_TITLE;
   const pinned = row.source?.kind === "user";
   const router = useRouter();
@@ -50,61 +59,57 @@ function ConversationRowImpl({ row, active, editing, tabbable, actions }: Conver
       {editing ? (
         <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={(exit) => actions.endEdit(row.id, exit)} />
       ) : (
-        <Tooltip content={<TitleTooltipBody title={shown} source={row.source} />}>
-          <Link
-            href={href}
-            prefetch={false}
-            onMouseEnter={prefetch}
-            onFocus={prefetch}
-            data-testid="thread-link"
-            tabIndex={tabbable ? 0 : -1}
-            aria-current={active ? "page" : undefined}
-            aria-keyshortcuts="F2"
-            onClick={(e) => {
-              // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
-              const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
-              if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
-              actions.navigated();
-            }}
-            onDoubleClick={(e) => {
+        <Link
+          href={href}
+          prefetch={false}
+          onMouseEnter={prefetch}
+          onFocus={(e) => {
+            prefetch();
+            tip.focus(e, row.id);
+          }}
+          onBlur={tip.hide}
+          onPointerMove={(e) => tip.pointerMove(e, row.id)}
+          onPointerLeave={() => tip.pointerLeave(row.id)}
+          onPointerDown={tip.pointerDown}
+          data-testid="thread-link"
+          tabIndex={tabbable ? 0 : -1}
+          aria-current={active ? "page" : undefined}
+          aria-keyshortcuts="F2"
+          onClick={(e) => {
+            tip.hide();
+            // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
+            const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
+            if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
+            actions.navigated();
+          }}
+          onDoubleClick={(e) => {
+            e.preventDefault();
+            actions.startEdit(row.id);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "F2") {
               e.preventDefault();
               actions.startEdit(row.id);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "F2") {
-                e.preventDefault();
-                actions.startEdit(row.id);
-              }
-            }}
-            className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-12 outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9 dark:focus-visible:ring-blue-400"
+            }
+          }}
+          className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-md pl-2 pr-12 outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:pr-2 md:group-focus-within:pr-9 md:group-hover:pr-9 md:group-has-[[data-state=open]]:pr-9 dark:focus-visible:ring-blue-400"
+        >
+          {row.starred ? <StarIcon filled className="shrink-0 text-amber-600 dark:text-amber-400" title="Starred" /> : null}
+          <bdi
+            data-testid="thread-title"
+            className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-600 dark:text-neutral-400")}
           >
-            {row.starred ? <StarIcon filled className="shrink-0 text-amber-600 dark:text-amber-400" title="Starred" /> : null}
-            <bdi
-              data-testid="thread-title"
-              className={clsx("min-w-0 truncate", row.pending && "title-shimmer", !row.title && "text-neutral-600 dark:text-neutral-400")}
-            >
-              {shown}
-            </bdi>
-            {pinned ? (
-              <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
-            ) : null}
-            <span className="sr-only">, {describeTitleSource(row.source)}</span>
-          </Link>
-        </Tooltip>
+            {shown}
+          </bdi>
+          {pinned ? (
+            <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
+          ) : null}
+          <span className="sr-only">, {describeTitleSource(row.source)}</span>
+        </Link>
       )}
       {editing ? null : (
         <div className="absolute right-0 top-1/2 -translate-y-1/2">
-          <RowMenu
-          threadId={row.id}
-          title={shown}
-          starred={row.starred}
-          pinned={pinned}
-          busy={row.busy}
-          onRename={() => actions.startEdit(row.id)}
-          onToggleStar={() => actions.setStarred(row.id, !row.starred)}
-          onRegenerate={() => actions.regenerate(row.id)}
-          onDelete={() => actions.remove(row.id, shown)}
-          />
+          <RowMenuButton listId={listId} threadId={row.id} title={shown} open={menuOpen} onPress={actions.menuPress} />
         </div>
       )}
     </div>
@@ -118,6 +123,9 @@ export const ConversationRow = memo(
     a.active === b.active &&
     a.editing === b.editing &&
     a.tabbable === b.tabbable &&
+    a.menuOpen === b.menuOpen &&
+    a.listId === b.listId &&
     a.actions === b.actions &&
+    a.tip === b.tip &&
     sameRowView(a.row, b.row),
 );

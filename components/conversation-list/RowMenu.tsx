@@ -1,124 +1,187 @@
 "use client";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { History } from "lucide-react";
-import { useRef, useState } from "react";
+import { useId, useRef, type CSSProperties } from "react";
+import { EMPTY_TITLE } from "@/lib/title";
+import type { RowView } from "@/lib/client/types";
 import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
-import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
-
-interface RowMenuProps {
-  threadId: string;
-  title: string;
-  starred: boolean;
-  pinned: boolean;
-  /** The conversation is answering: naming it now would race the run's own title. */
-  busy: boolean;
-  onRename: () => void;
-  onToggleStar: () => void;
-  onRegenerate: () => void;
-  onDelete: () => void;
-}
+import { NO_ANCHOR } from "./list-anchor";
+import { MENU_BUTTON } from "./list-keyboard";
 
 export const REGENERATE_BUSY_REASON = "Available when the answer has finished";
+
+/** The id of a row's "…" button (the shared menu is labelled by it). */
+export const menuButtonId = (listId: string, threadId: string) => `${listId}-menu-${threadId}`;
+
+interface RowMenuButtonProps {
+  listId: string;
+  threadId: string;
+  title: string;
+  open: boolean;
+  /** `toggle` for a press, Enter or Space; `open` for ↓ (as Radix's own trigger does). */
+  onPress: (threadId: string, button: HTMLElement, how: "toggle" | "open") => void;
+}
+
+/** A row's "…" button: a plain button that opens the list's one menu (RowMenu) for its row. */
+export function RowMenuButton({ listId, threadId, title, open, onPress }: RowMenuButtonProps) {
+  return (
+    <button
+      id={menuButtonId(listId, threadId)}
+      type="button"
+      data-testid="row-menu-button"
+      aria-label={`Options for ${title}`}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      aria-controls={open ? `${listId}-menu` : undefined}
+      data-state={open ? "open" : "closed"}
+      // The list is one tab stop: this button is reached with → from the row (see ConversationList).
+      tabIndex={-1}
+      onPointerDown={(e) => {
+        if (e.button !== 0 || e.ctrlKey) return;
+        // Opening: keep focus off the button, the menu takes it (what Radix's trigger does).
+        if (!open) e.preventDefault();
+        onPress(threadId, e.currentTarget, "toggle");
+      }}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" || e.key === " ") onPress(threadId, e.currentTarget, "toggle");
+        else if (e.key === "ArrowDown") onPress(threadId, e.currentTarget, "open");
+        else return;
+        e.preventDefault();
+      }}
+      className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+    >
+      <MoreIcon />
+    </button>
+  );
+}
+
+export interface RowMenuActions {
+  rename: (threadId: string) => void;
+  setStarred: (threadId: string, starred: boolean) => void;
+  regenerate: (threadId: string) => void;
+  remove: (threadId: string, title: string) => void;
+  history: (threadId: string) => void;
+}
+
+interface RowMenuProps {
+  listId: string;
+  /** The row whose "…" was pressed, or null (closed). */
+  row: RowView | null;
+  anchor: CSSProperties | null;
+  close: () => void;
+  /** Focus back on the row's button (looked up by id: the row may have re-rendered). */
+  refocus: (threadId: string) => void;
+  actions: RowMenuActions;
+}
 
 const itemClass =
   "flex min-h-11 cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-neutral-100 aria-disabled:text-neutral-600 md:min-h-0 dark:data-[highlighted]:bg-neutral-800 dark:aria-disabled:text-neutral-400";
 
-export function RowMenu({ threadId, title, starred, pinned, busy, onRename, onToggleStar, onRegenerate, onDelete }: RowMenuProps) {
+/**
+ * The list's one row menu, opened for the row whose "…" was pressed. One Radix DropdownMenu for
+ * the list instead of one per row (each a DismissableLayer root with document listeners): its
+ * trigger is an invisible anchor laid over the pressed button.
+ */
+export function RowMenu({ listId, row, anchor, close, refocus, actions }: RowMenuProps) {
   // Rename moves focus into the row's input, the history panel into itself and delete to the
   // next row: the closing menu must not pull it back to this row's button.
   const keepFocusAway = useRef(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const [historyOpen, setHistoryOpen] = useState(false);
+  const interactedOutside = useRef(false);
+  const triggerId = useId();
   // On a LangGraph server (LANGGRAPH_API_URL) title history and regenerate are Threadline API
   // extensions it does not have: shown disabled, the tooltip says why.
   const standard = usesStandardApi();
-  const regenerateReason = standard ? NOT_OFFERED : busy ? REGENERATE_BUSY_REASON : null;
+  const regenerateReason = standard ? NOT_OFFERED : row?.busy ? REGENERATE_BUSY_REASON : null;
+  const title = row ? (row.title ?? EMPTY_TITLE) : "";
+  const pinned = row?.source?.kind === "user";
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} open={row !== null} onOpenChange={(open) => (open ? undefined : close())}>
       <DropdownMenu.Trigger asChild>
-        <button
-          ref={trigger}
-          type="button"
-          data-testid="row-menu-button"
-          aria-label={`Options for ${title}`}
-          // The list is one tab stop: this button is reached with → from the row (see ConversationList).
-          tabIndex={-1}
-          className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
-        >
-          <MoreIcon />
-        </button>
+        <span id={triggerId} aria-hidden="true" data-testid="row-menu-anchor" style={anchor ?? NO_ANCHOR} />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="start"
-          sideOffset={4}
-          data-testid="row-menu"
-          onCloseAutoFocus={(e) => {
-            if (keepFocusAway.current) e.preventDefault();
-            keepFocusAway.current = false;
-          }}
-          className="z-50 min-w-44 rounded-md border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
-        >
-          <DropdownMenu.Item
-            className={itemClass}
-            data-testid="menu-rename"
-            onSelect={() => {
-              keepFocusAway.current = true;
-              onRename();
+        {row ? (
+          <DropdownMenu.Content
+            id={`${listId}-menu`}
+            aria-labelledby={menuButtonId(listId, row.id)}
+            align="start"
+            sideOffset={4}
+            data-testid="row-menu"
+            onInteractOutside={(e) => {
+              // A press on a "…" button is that button's to handle (it toggles or moves the menu).
+              const target = e.target as HTMLElement | null;
+              if (target?.closest?.(MENU_BUTTON)) e.preventDefault();
+              else interactedOutside.current = true;
             }}
+            onCloseAutoFocus={(e) => {
+              // Radix would focus its trigger, the invisible anchor: the row's button instead.
+              // (Called as the content unmounts, with the props of its last render: `row` is set.)
+              e.preventDefault();
+              if (!keepFocusAway.current && !interactedOutside.current) refocus(row.id);
+              keepFocusAway.current = false;
+              interactedOutside.current = false;
+            }}
+            className="z-50 min-w-44 rounded-md border border-neutral-200 bg-white p-1 shadow-lg dark:border-neutral-700 dark:bg-neutral-900"
           >
-            <PencilIcon /> Rename
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className={itemClass} data-testid="menu-star" onSelect={onToggleStar}>
-            <StarIcon filled={!starred} /> {starred ? "Unstar" : "Star"}
-          </DropdownMenu.Item>
-          <Tooltip content={NOT_OFFERED} disabled={!standard} side="right">
             <DropdownMenu.Item
               className={itemClass}
-              data-testid="menu-title-history"
-              aria-disabled={standard || undefined}
-              onSelect={(e) => {
-                if (standard) return e.preventDefault();
+              data-testid="menu-rename"
+              onSelect={() => {
                 keepFocusAway.current = true;
-                setHistoryOpen(true);
+                actions.rename(row.id);
               }}
             >
-              <History width={16} height={16} aria-hidden="true" /> Title history
+              <PencilIcon /> Rename
             </DropdownMenu.Item>
-          </Tooltip>
-          {pinned ? (
-            // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
-            <Tooltip content={regenerateReason} disabled={!regenerateReason} side="right">
+            <DropdownMenu.Item className={itemClass} data-testid="menu-star" onSelect={() => actions.setStarred(row.id, !row.starred)}>
+              <StarIcon filled={!row.starred} /> {row.starred ? "Unstar" : "Star"}
+            </DropdownMenu.Item>
+            <Tooltip content={NOT_OFFERED} disabled={!standard} side="right">
               <DropdownMenu.Item
                 className={itemClass}
-                data-testid="menu-regenerate"
-                aria-disabled={regenerateReason ? true : undefined}
+                data-testid="menu-title-history"
+                aria-disabled={standard || undefined}
                 onSelect={(e) => {
-                  if (regenerateReason) return e.preventDefault();
-                  onRegenerate();
+                  if (standard) return e.preventDefault();
+                  keepFocusAway.current = true;
+                  actions.history(row.id);
                 }}
               >
-                <SparklesIcon /> Let AI name this
+                <History width={16} height={16} aria-hidden="true" /> Title history
               </DropdownMenu.Item>
             </Tooltip>
-          ) : null}
-          <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-700" />
-          <DropdownMenu.Item
-            className={`${itemClass} text-red-700 dark:text-red-400`}
-            data-testid="menu-delete"
-            onSelect={() => {
-              keepFocusAway.current = true;
-              onDelete();
-            }}
-          >
-            <TrashIcon /> Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
+            {pinned ? (
+              // Not `disabled`: a disabled item is skipped by the keyboard, and then its tooltip never shows.
+              <Tooltip content={regenerateReason} disabled={!regenerateReason} side="right">
+                <DropdownMenu.Item
+                  className={itemClass}
+                  data-testid="menu-regenerate"
+                  aria-disabled={regenerateReason ? true : undefined}
+                  onSelect={(e) => {
+                    if (regenerateReason) return e.preventDefault();
+                    actions.regenerate(row.id);
+                  }}
+                >
+                  <SparklesIcon /> Let AI name this
+                </DropdownMenu.Item>
+              </Tooltip>
+            ) : null}
+            <DropdownMenu.Separator className="my-1 h-px bg-neutral-200 dark:bg-neutral-700" />
+            <DropdownMenu.Item
+              className={`${itemClass} text-red-700 dark:text-red-400`}
+              data-testid="menu-delete"
+              onSelect={() => {
+                keepFocusAway.current = true;
+                actions.remove(row.id, title);
+              }}
+            >
+              <TrashIcon /> Delete
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        ) : null}
       </DropdownMenu.Portal>
-      {/* Outside the menu's content, so it stays open after the menu closes. */}
-      {standard ? null : <TitleHistoryPanel threadId={threadId} open={historyOpen} onOpenChange={setHistoryOpen} returnFocusTo={trigger} />}
     </DropdownMenu.Root>
   );
 }

@@ -1,7 +1,7 @@
 import type { KeyboardEvent, RefObject } from "react";
 
 export const LINK = '[data-testid="thread-link"]';
-const MENU_BUTTON = '[data-testid="row-menu-button"]';
+export const MENU_BUTTON = '[data-testid="row-menu-button"]';
 const ROW = '[data-testid="thread-row"]';
 
 export type Edge = "first" | "last";
@@ -14,6 +14,11 @@ export function focusEdgeLink(container: HTMLElement, edge: Edge) {
 /** The link of the row `threadId` inside `container`, when that row is rendered. */
 export function rowLink(container: HTMLElement, threadId: string): HTMLElement | null {
   return container.querySelector<HTMLElement>(`${ROW}[data-thread-id="${CSS.escape(threadId)}"] ${LINK}`);
+}
+
+/** The "…" button of the row `threadId` inside `container`, when that row is rendered. */
+export function rowMenuButton(container: HTMLElement, threadId: string): HTMLElement | null {
+  return container.querySelector<HTMLElement>(`${ROW}[data-thread-id="${CSS.escape(threadId)}"] ${MENU_BUTTON}`);
 }
 
 /** The row after `threadId` (or before it, for the last row): where focus goes when it is deleted. */

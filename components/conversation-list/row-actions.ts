@@ -9,6 +9,8 @@ export interface RowActions {
   setStarred: (threadId: string, starred: boolean) => void;
   regenerate: (threadId: string) => void;
   remove: (threadId: string, title: string) => void;
+  /** A row's "…" button was pressed: open, move or close the list's menu (see RowMenuButton). */
+  menuPress: (threadId: string, button: HTMLElement, how: "toggle" | "open") => void;
   /** A row link was followed (closes the mobile drawer). */
   navigated: () => void;
 }
