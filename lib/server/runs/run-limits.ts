@@ -13,6 +13,8 @@ export interface RunLimits {
   finishedRetentionMs: number;
   /** How often finished runs and idle lanes are swept. */
   pruneIntervalMs: number;
+  /** Runs that may start per event-loop turn; the rest start in later turns (run-admission.ts). */
+  admitPerTurn: number;
 }
 
 export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({
@@ -21,6 +23,7 @@ export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({
   maxReplayEvents: 5_000,
   finishedRetentionMs: 15 * 60_000,
   pruneIntervalMs: 60_000,
+  admitPerTurn: 4,
 });
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -13,6 +13,7 @@ import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
 import { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits";
 import { RunSlots } from "./run-slots";
+import { RunAdmission } from "./run-admission";
 import { checkpointOf, type RunCreate, type StreamMode } from "../http/schemas";
 
 const USER: TitleSource = { kind: "user" };
@@ -47,6 +48,7 @@ export class RunManager {
   private readonly runs = new Map<string, LiveRun>();
   readonly limits: RunLimits;
   private readonly slots: RunSlots;
+  private readonly admission: RunAdmission;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   /** Resolves once an aborted run's background checkpoint writes have landed. */
   private readonly writes: CheckpointWrites;
@@ -54,6 +56,7 @@ export class RunManager {
   constructor(private readonly d: RunManagerDeps) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...d.limits };
     this.slots = new RunSlots(this.limits.maxConcurrentRuns);
+    this.admission = new RunAdmission(this.limits.admitPerTurn);
     this.writes = watchCheckpointWrites(d.checkpointer);
     // Memory stays bounded on a quiet server too, not only when the next run starts.
     this.pruneTimer = setInterval(() => this.prune(), this.limits.pruneIntervalMs);
@@ -62,7 +65,7 @@ export class RunManager {
 
   /** Runs in memory (live and finished-but-retained) and thread lanes, for tests and health checks. */
   get sizes() {
-    return { runs: this.runs.size, lanes: this.lanes.size, executing: this.slots.executing, waiting: this.slots.waiting };
+    return { runs: this.runs.size, lanes: this.lanes.size, executing: this.slots.executing, waiting: this.slots.waiting, admitting: this.admission.waiting };
   }
 
   private lane(threadId: string): Lane {
@@ -267,7 +270,8 @@ export class RunManager {
     if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length || !lane.pending[0].stored) return;
     const run = lane.pending.shift()!;
     lane.active = run;
-    void this.runActive(lane, run);
+    // Its create() answers (and its `metadata` event goes out) before the run does any work.
+    this.admission.admit(() => void this.runActive(lane, run));
   }
 
   private async runActive(lane: Lane, run: LiveRun) {

@@ -28,6 +28,44 @@ function wanted(modes: string[] | undefined) {
   };
 }
 
+/** Token events: the only ones that may share an SSE chunk (write) with others. */
+const isTokenEvent = (e: RunEvent) => e.event === "messages" || e.event.startsWith("messages|");
+
+/** Each event is encoded once, however many subscribers it goes to. */
+const encoded = new WeakMap<RunEvent, Uint8Array>();
+function bytesOf(e: RunEvent): Uint8Array {
+  let b = encoded.get(e);
+  if (!b) encoded.set(e, (b = encodeEvent(e)));
+  return b;
+}
+
+interface Queued {
+  bytes: Uint8Array;
+  /** Token events and heartbeats; anything else (values, metadata, error…) goes out alone. */
+  mergeable: boolean;
+}
+
+/**
+ * The next chunk to hand the response: a run of token events (and heartbeats) that piled up
+ * while the client was reading, as one write, or one other event on its own. A `values` event
+ * never shares a chunk: the web app must see the fallback title and the model's title in
+ * separate reads (e2e/13-model-title.spec.ts).
+ */
+export function takeChunk(queue: Queued[]): Uint8Array {
+  if (!queue[0].mergeable) return queue.shift()!.bytes;
+  let n = 1;
+  let size = queue[0].bytes.length;
+  while (n < queue.length && queue[n].mergeable) size += queue[n++].bytes.length;
+  if (n === 1) return queue.shift()!.bytes;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const q of queue.splice(0, n)) {
+    out.set(q.bytes, at);
+    at += q.bytes.length;
+  }
+  return out;
+}
+
 /** Events one subscriber may have waiting beyond what its socket accepts before it is cut off. */
 export const MAX_QUEUED_EVENTS = 10_000;
 
@@ -38,12 +76,13 @@ export const MAX_QUEUED_EVENTS = 10_000;
  * Backpressure: events are handed to the response only as fast as the client reads them (a
  * pull-based stream). Until then they wait in this subscriber's queue; a client so slow that
  * `maxQueued` events pile up is cut off (the run goes on) and can rejoin with Last-Event-ID.
+ * Token events that piled up meanwhile go out as one chunk (one socket write, not one each).
  */
 export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQueued?: number }): Response {
   const path = runPath(run.threadId, run.runId);
   const filter = wanted(opts.modes);
   const maxQueued = opts.maxQueued ?? MAX_QUEUED_EVENTS;
-  const queue: Uint8Array[] = [];
+  const queue: Queued[] = [];
   let ended = false;
   let closed = false;
   let wake: (() => void) | null = null;
@@ -70,7 +109,7 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQu
         timer = setInterval(() => {
           // A heartbeat only when nothing else is waiting: it must not grow a slow client's queue.
           if (!closed && !queue.length) {
-            queue.push(HEARTBEAT);
+            queue.push({ bytes: HEARTBEAT, mergeable: true });
             poke();
           }
         }, HEARTBEAT_MS);
@@ -78,7 +117,7 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQu
         unsubscribe = run.subscribe(opts.afterId, (e) => {
           if (closed) return;
           if (e === null) ended = true;
-          else if (filter(e)) queue.push(encodeEvent(e));
+          else if (filter(e)) queue.push({ bytes: bytesOf(e), mergeable: isTokenEvent(e) });
           if (queue.length > maxQueued) {
             queue.length = 0;
             ended = true;
@@ -89,7 +128,7 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQu
       },
       async pull(controller) {
         while (!queue.length && !ended && !closed) await new Promise<void>((r) => (wake = r));
-        if (queue.length) controller.enqueue(queue.shift()!);
+        if (queue.length) controller.enqueue(takeChunk(queue));
         else {
           stop(false);
           controller.close();
