@@ -15,11 +15,14 @@ import { runTitleTiming } from "./workloads/title.mjs";
 
 const quick = process.argv.includes("--quick");
 const capArg = process.argv.find((a) => a.startsWith("--cap="));
+// --cap-threadline=S gives Threadline a budget of its own (e.g. to reach 100k while langgraph dev keeps --cap).
+const tlCapArg = process.argv.find((a) => a.startsWith("--cap-threadline="));
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
   ? { steps: [60, 150], exchangeN: 20, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
   : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
+const seedCapFor = (kind) => (kind === "threadline" && tlCapArg ? Number(tlCapArg.split("=")[1]) * 1000 : P.seedCapMs);
 const KINDS = ["threadline", "langgraph-dev"];
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const rec = recorder();
@@ -65,7 +68,7 @@ if (wanted("scale")) {
           more.push(...r.errors);
         }
       };
-      const r = await runScale(target, { ...P, onStep }, rec);
+      const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep }, rec);
       return { errors: [...r.errors, ...more] };
     });
   }
@@ -99,7 +102,7 @@ OpenAI-compatible model (bench/lib/scripted-llm.mjs, answering at once), so each
 exchange and its fallback title (up to ${P.exchangeN} threads, ${P.exchangeCapMs / 1000} s cap per server).
 Workload 1b grows N the fast way through the same API, the method of issue 10's own figures ("create +
 rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\` (a checkpoint written by the
-graph, a pinned title), with one time budget of ${P.seedCapMs / 1000} s per server over all its steps; a server that
+graph, a pinned title), with one time budget per server over all its steps (${seedCapFor("threadline") / 1000} s for Threadline, ${P.seedCapMs / 1000} s for langgraph dev); a server that
 spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
 extrapolated). No bulk path and no direct database writes. The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
