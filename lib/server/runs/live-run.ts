@@ -28,8 +28,11 @@ export class LiveRun {
   stored = false;
   timedOut = false;
   error: { error: string; message: string } | null = null;
-  /** Latest checkpoint when the run started; rollback drops everything after it. */
-  startCheckpointId: string | null = null;
+  /**
+   * Latest checkpoint when the run started (null: the thread had none); rollback drops everything
+   * after it. Undefined until the run starts: a run cancelled while waiting to start wrote nothing.
+   */
+  startCheckpointId: string | null | undefined = undefined;
   finishedAt: number | null = null;
   /** The answer being streamed, kept when the run is interrupted mid-answer. */
   readonly streamed = new StreamedAnswer();

@@ -360,7 +360,8 @@ export class RunManager {
   private async rollback(run: LiveRun) {
     try {
       await this.d.q.transaction(async () => {
-        await this.d.q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
+        // Never started (cancelled while waiting for admission or a slot): nothing of it to erase but its row.
+        if (run.startCheckpointId !== undefined) await this.d.q.dropCheckpointsAfter(run.threadId, run.startCheckpointId);
         await this.d.q.deleteRun(run.runId);
       });
     } catch (err) {

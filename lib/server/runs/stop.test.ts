@@ -84,6 +84,25 @@ describe("Stop keeps what was written", () => {
     expect(after.values.messages.map((m) => m.content)).toEqual(["First", "First answer."]);
   });
 
+  it("rollback of a run that never started (waiting for a slot) keeps the thread as it was, its renamed title included", async () => {
+    h = createHarness({ model: new ScriptedModel([LONG, "Unused."], 5), runLimits: { maxConcurrentRuns: 1 } });
+    const busy = await h.client.threads.create();
+    const t = await h.client.threads.create();
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Alpha" } });
+    const before = await h.client.threads.getState<Values>(t.thread_id);
+    await streamUntil(busy.thread_id, "Long answer please", 2, async () => {
+      // The one slot is taken: this run is queued, not started, when the rollback lands.
+      const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Never answered") });
+      expect((await h.client.runs.get(t.thread_id, queued.run_id)).status).toBe("pending");
+      await h.client.runs.cancel(t.thread_id, queued.run_id, true, "rollback");
+      await h.client.runs.cancel(busy.thread_id, (await h.client.runs.list(busy.thread_id))[0].run_id, true);
+    });
+    const after = await h.client.threads.getState<Values>(t.thread_id);
+    expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+    expect(after.values).toMatchObject({ title: "Alpha", title_source: { kind: "user" } });
+    expect(await h.client.runs.list(t.thread_id)).toEqual([]);
+  });
+
   it("rollback erases the run even when its aborted loop saves a checkpoint long after the cancel (a loaded machine)", async () => {
     h = createHarness({ model: new ScriptedModel(["First answer.", LONG], 5) });
     const t = await h.client.threads.create();
