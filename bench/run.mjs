@@ -59,7 +59,7 @@ console.log(`bench ${quick ? "--quick" : "(full)"}: ${JSON.stringify(P)}`);
 if (wanted("scale")) {
   console.log("\n[1–3, 7] create threads, first page, title search, sidebar in Chromium");
   for (const kind of KINDS) {
-    await withTarget(kind, modelEnv, async (target) => {
+    await withTarget(kind, { ...modelEnv, MAX_CONCURRENT_RUNS: "64" }, async (target) => {
       const more = [];
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
@@ -106,7 +106,7 @@ graph, a pinned title), with one time budget per server over all its steps (${se
 spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
 extrapolated). No bulk path and no direct database writes. The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
-20 ms). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
+20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
 use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
 calls per conversation are counted at the model server.`;

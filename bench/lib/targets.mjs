@@ -25,11 +25,18 @@ export function freePort() {
   });
 }
 
-/** `next build` when there is no build to start (the runner never rebuilds an existing one). */
+/**
+ * `next build` when there is no build, or the build is older than the checked-out commit (the
+ * results name HEAD's commit, so they must come from a build of it). Uncommitted edits are not
+ * detected: build by hand after editing. A NEXT_DIST_DIR build (an older commit kept for a
+ * before/after comparison) is never rebuilt.
+ */
 export function ensureBuild() {
   const dist = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
-  if (fs.existsSync(path.join(dist, "BUILD_ID"))) return;
-  console.log(`no build in ${dist}: running next build`);
+  const built = path.join(dist, "BUILD_ID");
+  const headTime = Number(spawnSync("git", ["log", "-1", "--format=%ct"], { cwd: root, encoding: "utf8" }).stdout.trim()) * 1000;
+  if (fs.existsSync(built) && (process.env.NEXT_DIST_DIR || !(fs.statSync(built).mtimeMs < headTime))) return;
+  console.log(fs.existsSync(built) ? `the build in ${dist} is older than HEAD: running next build` : `no build in ${dist}: running next build`);
   const r = spawnSync(bin("next"), ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error("next build failed");
 }

@@ -119,7 +119,8 @@ export async function runScale(target, opts, rec) {
     secs = (performance.now() - started) / 1000;
     budgetLeft -= secs * 1000;
     const reached = made >= n;
-    rec.value(`create.${n}`, target, (made - before) / secs, reached ? "" : `stopped at N=${made} (${seedCapMs / 1000}s budget)`);
+    // A step that made nothing (1a already reached its N) has no throughput to report.
+    if (made > before) rec.value(`create.${n}`, target, (made - before) / secs, reached ? "" : `stopped at N=${made} (${seedCapMs / 1000}s budget)`);
     console.log(`  ${target.name}: N=${made}${reached ? "" : ` (budget spent before ${n})`}, ${((made - before) / secs).toFixed(0)}/s over this step`);
 
     const idle = await readLatencies(target, samples);
