@@ -1,6 +1,6 @@
 import { validateServerEnv } from "./lib/agent/env-check";
 import { localModeExposure } from "./lib/server/auth/loopback-only";
-import { getApi } from "./lib/server/app-api";
+import { getApi, needsEmbeddedApi } from "./lib/server/app-api";
 
 // A bad setting must stop the server right away with a message naming the variable and its
 // bounds, not surface later as a failed request.
@@ -18,7 +18,7 @@ if (exposed) {
 
 // One process per database: open it (taking its lock) now, so a second process on the same
 // database stops at start with the reason instead of failing its first request.
-void getApi().catch((err: Error) => {
+if (needsEmbeddedApi()) void getApi().catch((err: Error) => {
   console.error(`Threadline cannot start: ${err.message}`);
   process.exit(1);
 });

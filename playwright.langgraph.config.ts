@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import base from "./playwright.config";
@@ -18,6 +19,8 @@ const TOKEN_DELAY_MS = process.env.E2E_TOKEN_DELAY_MS ?? "90";
 const stamp = `${process.pid}-${Date.now()}`;
 process.env.LG_E2E_DIR ??= path.join(os.tmpdir(), `threadline-lg-e2e-${stamp}`);
 process.env.LG_E2E_DATA_DIR ??= path.join(os.tmpdir(), `threadline-lg-e2e-data-${stamp}`);
+// The web server's DATA_DIR exists from the start, so no-key.spec.ts can look inside it.
+fs.mkdirSync(path.join(process.env.LG_E2E_DATA_DIR, "web"), { recursive: true });
 process.env.E2E_BASE_URL = `http://127.0.0.1:${APP_PORT}`;
 // A key must reach the LangGraph server and never the browser (e2e/langgraph/no-key.spec.ts).
 process.env.LG_E2E_KEY ??= "lsv2_pt_e2e_secret_key_must_not_leak_0000";

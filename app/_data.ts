@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getApi } from "@/lib/server/app-api";
+import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { getRemote } from "@/lib/server/remote";
 import { loadTitleConfig } from "@/lib/title";
 import { apiErrorStatus } from "@/lib/client/api-client";
@@ -43,8 +44,9 @@ async function serverClient(): Promise<Client> {
 export type Viewer = { mode: "local" } | { mode: "accounts"; id: string; name: string; email: string };
 
 export const loadViewer = cache(async (): Promise<Viewer | null> => {
+  // Local mode needs no API for this (in front of a LangGraph server it has none: needsEmbeddedApi).
+  if (authModeFromEnv() === "local") return { mode: "local" };
   const api = await getApi();
-  if (api.auth.mode === "local") return { mode: "local" };
   const user = await api.auth.accounts?.sessionUser(await headers());
   return user ? { mode: "accounts", ...user } : null;
 });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { expect, fallbackTitle, test } from "../support";
 
 // Only under playwright.langgraph.config.ts (the app in front of langgraph dev). The LangSmith key
@@ -62,4 +64,15 @@ test("title search, title history and regenerate say why they are unavailable", 
   await expect(history).toHaveAttribute("aria-disabled", "true");
   await history.hover();
   await expect(page.getByTestId("tooltip").filter({ hasText: "Not offered by the LangGraph server" }).first()).toBeVisible();
+});
+
+test("in local mode the web server runs no API of its own: no database, no one-process lock", async ({ chat, sidebar }) => {
+  const id = await chat.startConversation("Name three rivers in Africa");
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle("Name three rivers in Africa"));
+  await chat.waitForAnswerToFinish();
+  // The web server's DATA_DIR (playwright.langgraph.config.ts): the embedded API would have opened
+  // threadline.sqlite and taken its lock at start; several web processes may share this folder.
+  const web = path.join(process.env.LG_E2E_DATA_DIR ?? "", "web");
+  expect(fs.existsSync(web)).toBe(true);
+  expect(fs.readdirSync(web).filter((f) => f.startsWith("threadline.sqlite"))).toEqual([]);
 });

@@ -6,9 +6,20 @@ import type { AgentGraph } from "./graph";
 import { authModeFromEnv } from "./auth/identity";
 import { guardConfigFromEnv } from "./auth/request-guard";
 import { authSecret } from "./auth/auth-secret";
+import { remoteApiSetting } from "@/lib/remote-api-setting";
 
 const key = Symbol.for("threadline.api");
 type G = typeof globalThis & { [key]?: Promise<Api> };
+
+/**
+ * Does this process serve its own API? Not in front of a LangGraph server in local mode: there
+ * nothing of it is used (no agent, runs, registry or database lock), so several web processes
+ * can stand in front of one LangGraph server. With accounts it is still opened: sign-in, sessions
+ * and API keys live in its database.
+ */
+export function needsEmbeddedApi(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return remoteApiSetting(env) == null || authModeFromEnv(env) === "accounts";
+}
 
 /**
  * The server's one API instance over the app agent. On globalThis so Next dev's module reloads
