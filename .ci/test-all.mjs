@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   "lib/server/runs/stop.test.ts",
   "lib/server/runs/retry.test.ts",
   "lib/server/runs/drift-reads.test.ts",
+  "lib/server/runs/stream-fanout.test.ts",
   "lib/server/titles/attachments.test.ts",
   "lib/server/titles/title-restore.test.ts",
   "lib/server/http/errors.test.ts",
