@@ -1,5 +1,6 @@
 import type { Client, ThreadSelectField } from "@langchain/langgraph-sdk";
 import { usesStandardApi } from "./api-flavor";
+import { LEAN_EXTRACT, searchStandardThreads } from "./standard-search";
 import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
 
@@ -20,7 +21,6 @@ export const PAGE_OVERLAP = 5;
 export const LEAN_SELECT = ["thread_id", "created_at", "activity_at", "status", "metadata"] as const;
 const leanSelect = () => [...LEAN_SELECT] as ThreadSelectField[];
 const ACTIVITY_SORT = "activity_at" as NonNullable<Parameters<Client["threads"]["search"]>[0]>["sortBy"];
-export const LEAN_EXTRACT = { title: "values.title", title_source: "values.title_source" } as const;
 
 /** First page of a list: `asOf` "" means "snapshot now". */
 export const FIRST_PAGE: PageParam = { offset: 0, asOf: "" };
@@ -89,24 +89,20 @@ export function nextPageParam(last: ThreadPage): PageParam | undefined {
  */
 export async function fetchThreadRowPage(client: Client, threadId: string, signal?: AbortSignal): Promise<ThreadPage> {
   const fetchedAt = Date.now();
-  const threads = await client.threads.search({
-    ...(usesStandardApi() ? { select: [...STANDARD_SELECT] } : { select: leanSelect(), extract: { ...LEAN_EXTRACT } }),
-    ids: [threadId],
-    limit: 1,
-    signal,
-  });
+  const query = { ids: [threadId], limit: 1, signal };
+  const threads = usesStandardApi()
+    ? await searchStandardThreads(client, query)
+    : await client.threads.search({ ...query, select: leanSelect(), extract: { ...LEAN_EXTRACT } });
   const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null && r.id === threadId);
   return { rows, fetchedAt, nextOffset: null, asOf: "" };
 }
 
 /**
- * The list on a LangGraph server (LANGGRAPH_API_URL): standard rows. @langchain/langgraph-api
- * 1.5.1 accepts `select` (top-level thread fields) but not `extract` (its schema drops it), has
- * no `activity_at` or `$as_of`, and its metadata filter is equality only — so the title comes
- * from `values`, the order is `updated_at` (a rename moves a row up) and there is no title search.
+ * The list on a LangGraph server (LANGGRAPH_API_URL): standard rows. Such a server has no
+ * `activity_at` or `$as_of`, and its metadata filter is equality only, so the order is
+ * `updated_at` (a rename moves a row up) and there is no title search. The title comes from
+ * `extract` where the server honours it, else from `values` (standard-search.ts).
  */
-export const STANDARD_SELECT = ["thread_id", "created_at", "updated_at", "status", "metadata", "values"] as const;
-
 async function fetchStandardPage(
   client: Client,
   param: PageParam,
@@ -114,8 +110,7 @@ async function fetchStandardPage(
   opts: { signal?: AbortSignal; starredOnly?: boolean },
 ): Promise<ThreadPage> {
   const fetchedAt = Date.now();
-  const threads = await client.threads.search({
-    select: [...STANDARD_SELECT] as ThreadSelectField[],
+  const threads = await searchStandardThreads(client, {
     sortBy: "updated_at",
     sortOrder: "desc",
     limit,

@@ -2,9 +2,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client } from "@langchain/langgraph-sdk";
 import { fallbackTitle } from "@/lib/title";
+import { resetStandardExtractSupport, standardExtractSupport } from "@/lib/client/standard-search";
+import { FIRST_PAGE, fetchThreadPage, fetchThreadRowPage } from "@/lib/client/thread-pages";
 import { startLanggraphDev, type LanggraphDevServer } from "@/lib/agent/testing/langgraph-dev-server";
 import { guardConfigFromEnv } from "../auth/request-guard";
 import { openRenameJournal } from "../store/rename-journal";
@@ -87,6 +89,38 @@ describe("the forwarder in front of langgraph dev", () => {
     expect(rest).toContain(JSON.stringify(fallbackTitle(text)));
     const state = await client.threads.getState<{ title: string }>(thread.thread_id);
     expect(state.values.title).toBe(fallbackTitle(text));
+  }, 60_000);
+
+  it("the sidebar's list: langgraph dev drops extract, so the page is asked again with values, and only so after that", async () => {
+    resetStandardExtractSupport();
+    vi.stubEnv("LANGGRAPH_API_URL", server!.apiUrl); // the app's standard-API mode
+    try {
+      const searches: Record<string, unknown>[] = [];
+      const client = new Client({
+        apiUrl: `${ORIGIN}/api/langgraph`,
+        callerOptions: {
+          maxRetries: 0,
+          fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+            const req = new Request(input, init);
+            if (req.url.endsWith("/threads/search")) searches.push(JSON.parse(await req.clone().text()) as Record<string, unknown>);
+            return viaForwarder(req);
+          }) as typeof fetch,
+        },
+      });
+      const text = "Compare two used cameras for travel";
+      const thread = await client.threads.create();
+      await client.runs.wait(thread.thread_id, "agent", { input: { messages: [{ type: "human", content: text }] } });
+      const page = await fetchThreadPage(client, FIRST_PAGE, "");
+      expect(page.rows.find((r) => r.id === thread.thread_id)?.title.title).toBe(fallbackTitle(text));
+      expect(searches.map((s) => "extract" in s)).toEqual([true, false]);
+      expect(standardExtractSupport()).toBe(false);
+      const one = await fetchThreadRowPage(client, thread.thread_id);
+      expect(one.rows.map((r) => r.title.title)).toEqual([fallbackTitle(text)]);
+      expect(searches.map((s) => "extract" in s)).toEqual([true, false, false]);
+    } finally {
+      vi.unstubAllEnvs();
+      resetStandardExtractSupport();
+    }
   }, 60_000);
 
   it("a rename mid-stream is refused upstream as busy, kept, and written after the run: never lost", async () => {

@@ -76,4 +76,25 @@ describe("pending renames", () => {
     expect(up.writes).toEqual(["Left behind"]);
     expect(journal.all()).toEqual([]);
   });
+
+  it("a waiting rename shows in list rows whichever way they carry the title: `extracted` or `values`", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
+    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    const renames = new PendingRenames(scriptedUpstream().upstream, journal);
+    await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
+    const page = [
+      { thread_id: "t1", extracted: { title: "Automatic", title_source: { kind: "fallback" } } },
+      { thread_id: "t1", values: { title: "Automatic", messages: [] } },
+      { thread_id: "t1" },
+      { thread_id: "t2", extracted: { title: "Other" } },
+    ];
+    const res = await renames.overlay(Response.json(page), null);
+    expect(await res.json()).toEqual([
+      // A server that honoured `extract` sent no `values`: none is added.
+      { thread_id: "t1", extracted: { title: "Mine", title_source: { kind: "user" } } },
+      { thread_id: "t1", values: { title: "Mine", title_source: { kind: "user" }, messages: [] } },
+      { thread_id: "t1", values: { title: "Mine", title_source: { kind: "user" } } },
+      { thread_id: "t2", extracted: { title: "Other" } },
+    ]);
+  });
 });

@@ -95,11 +95,15 @@ export class PendingRenames {
     if (this.waiting.size === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
     const body: unknown = await res.json();
     const patch = (t: unknown) => {
-      const o = t as { thread_id?: unknown; values?: Record<string, unknown> | null } | null;
+      const o = t as { thread_id?: unknown; values?: Record<string, unknown> | null; extracted?: unknown } | null;
       const id = threadId ?? (typeof o?.thread_id === "string" ? o.thread_id : null);
       const values = id ? this.pendingFor(id) : null;
+      if (!values || !o || typeof o !== "object") return;
+      // The sidebar's list asks for the title with `extract` under the same names as in `values`
+      // (lib/client/standard-search.ts); a server that honoured it sent no `values`.
+      if (typeof o.extracted === "object" && o.extracted !== null) o.extracted = { ...o.extracted, ...values };
       // A thread in its first run has no `values` yet on a LangGraph server.
-      if (values && o && typeof o === "object") o.values = { ...(typeof o.values === "object" ? o.values : {}), ...values };
+      else o.values = { ...(typeof o.values === "object" ? o.values : {}), ...values };
     };
     if (Array.isArray(body)) body.forEach(patch);
     else patch(body);
