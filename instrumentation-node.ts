@@ -1,6 +1,6 @@
 import { validateServerEnv } from "./lib/agent/env-check";
 import { localModeExposure } from "./lib/server/auth/loopback-only";
-import { getApi, needsEmbeddedApi } from "./lib/server/app-api";
+import { openAtStart } from "./lib/server/app-api";
 
 // A bad setting must stop the server right away with a message naming the variable and its
 // bounds, not surface later as a failed request.
@@ -17,8 +17,9 @@ if (exposed) {
 }
 
 // One process per database: open it (taking its lock) now, so a second process on the same
-// database stops at start with the reason instead of failing its first request.
-if (needsEmbeddedApi()) void getApi().catch((err: Error) => {
+// database stops at start with the reason instead of failing its first request. In front of a
+// LangGraph server that is the accounts database alone (none in local mode).
+void openAtStart()?.catch((err: Error) => {
   console.error(`Threadline cannot start: ${err.message}`);
   process.exit(1);
 });

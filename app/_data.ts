@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
-import { getApi } from "@/lib/server/app-api";
+import { getAccountsHost, getApi } from "@/lib/server/app-api";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { getRemote } from "@/lib/server/remote";
 import { loadTitleConfig } from "@/lib/title";
@@ -46,8 +46,9 @@ export type Viewer = { mode: "local" } | { mode: "accounts"; id: string; name: s
 export const loadViewer = cache(async (): Promise<Viewer | null> => {
   // Local mode needs no API for this (in front of a LangGraph server it has none: needsEmbeddedApi).
   if (authModeFromEnv() === "local") return { mode: "local" };
-  const api = await getApi();
-  const user = await api.auth.accounts?.sessionUser(await headers());
+  // The session is checked against the accounts database (there, only that database is open).
+  const { auth } = await getAccountsHost();
+  const user = await auth.accounts?.sessionUser(await headers());
   return user ? { mode: "accounts", ...user } : null;
 });
 

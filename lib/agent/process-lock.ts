@@ -6,11 +6,14 @@ export class DatabaseInUseError extends Error {
   name = "DatabaseInUseError";
 }
 
-/** The one sentence both databases use when a second process is refused. */
-export const inUseMessage = (what: string, holder: string) =>
-  `${what} is already served by another Threadline process (${holder}). The embedded server runs its runs ` +
-  "in-process, so one process serves one database; for more than one process, put the app in front of a " +
-  "LangGraph server (LANGGRAPH_API_URL, see the README).";
+/** Why the embedded server is one process per database, and what to do for more. */
+export const EMBEDDED_SERVER_REASON =
+  "The embedded server runs its runs in-process, so one process serves one database; for more than one process, " +
+  "put the app in front of a LangGraph server (LANGGRAPH_API_URL, see the README).";
+
+/** The one sentence both databases use when a second process is refused; `reason` says why there is one. */
+export const inUseMessage = (what: string, holder: string, reason = EMBEDDED_SERVER_REASON) =>
+  `${what} is already served by another Threadline process (${holder}). ${reason}`;
 
 const readPid = (file: string): number | null => {
   try {
@@ -45,7 +48,7 @@ const alive = (pid: number) => {
  * A lock whose process is gone (a crash, a kill -9) is stale and taken over, so nothing needs
  * cleaning up by hand after a crash; the file is removed when this process exits.
  */
-export function lockSqliteFile(dbPath: string): void {
+export function lockSqliteFile(dbPath: string, reason = EMBEDDED_SERVER_REASON): void {
   const lockPath = `${dbPath}.lock`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -59,11 +62,11 @@ export function lockSqliteFile(dbPath: string): void {
     }
     const pid = readPid(lockPath);
     if (pid === process.pid) return; // this process holds it already (a reopen)
-    if (pid != null && alive(pid)) throw new DatabaseInUseError(inUseMessage(dbPath, `pid ${pid}, lock file ${lockPath}`));
+    if (pid != null && alive(pid)) throw new DatabaseInUseError(inUseMessage(dbPath, `pid ${pid}, lock file ${lockPath}`, reason));
     // Stale: its process is gone. Removed only if it still names that process (another starter may have won).
     if (readPid(lockPath) === pid) fs.rmSync(lockPath, { force: true });
   }
-  throw new DatabaseInUseError(inUseMessage(dbPath, `lock file ${lockPath}`));
+  throw new DatabaseInUseError(inUseMessage(dbPath, `lock file ${lockPath}`, reason));
 }
 
 /** One key for every Threadline process, per database (advisory locks are per database). */
@@ -74,7 +77,7 @@ const ADVISORY_KEY = 0x7468_7264; // "thrd"
  * its own for the life of the process. The server frees it when that connection ends, so a crashed
  * process leaves nothing behind. Returns the release (tests, shutdown).
  */
-export async function lockPostgres(connectionString: string): Promise<() => Promise<void>> {
+export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON): Promise<() => Promise<void>> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   // The lock lives as long as this connection; an error on it must not crash the process.
@@ -83,7 +86,7 @@ export async function lockPostgres(connectionString: string): Promise<() => Prom
   if (!rows[0]?.ok) {
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
     await client.end();
-    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock"));
+    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
   }
   return () => client.end();
 }

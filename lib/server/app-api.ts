@@ -7,18 +7,43 @@ import { authModeFromEnv } from "./auth/identity";
 import { guardConfigFromEnv } from "./auth/request-guard";
 import { authSecret } from "./auth/auth-secret";
 import { remoteApiSetting } from "@/lib/remote-api-setting";
+import type { AccountsHost } from "./auth/account-routes";
+import { openAccountsOnly } from "./auth/accounts-host";
 
 const key = Symbol.for("threadline.api");
-type G = typeof globalThis & { [key]?: Promise<Api> };
+const accountsKey = Symbol.for("threadline.accountsOnly");
+type G = typeof globalThis & { [key]?: Promise<Api>; [accountsKey]?: Promise<AccountsHost> };
 
 /**
- * Does this process serve its own API? Not in front of a LangGraph server in local mode: there
- * nothing of it is used (no agent, runs, registry or database lock), so several web processes
- * can stand in front of one LangGraph server. With accounts it is still opened: sign-in, sessions
- * and API keys live in its database.
+ * Does this process serve its own API (agent, runs, registry, checkpoints)? Not in front of a
+ * LangGraph server: there the threads live on that server. With accounts on, sign-in, sessions and
+ * API keys still live in this process's database, which getAccountsHost opens on its own.
  */
 export function needsEmbeddedApi(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
-  return remoteApiSetting(env) == null || authModeFromEnv(env) === "accounts";
+  return remoteApiSetting(env) == null;
+}
+
+/** Local mode in front of a LangGraph server: no accounts and no database (the routes answer 404). */
+const noAccountsHost = (): AccountsHost => ({ auth: { guard: guardConfigFromEnv(), accounts: null, keys: null }, durable: () => Promise.resolve() });
+
+/**
+ * Who serves sign-in, sessions and API keys: the embedded API, or in front of a LangGraph server
+ * only the accounts database (lib/server/auth/accounts-host.ts), never the graph or a checkpointer.
+ */
+export function getAccountsHost(): Promise<AccountsHost> {
+  if (needsEmbeddedApi()) return getApi();
+  const g = globalThis as G;
+  g[accountsKey] ??= authModeFromEnv() === "accounts" ? openAccountsOnly() : Promise.resolve(noAccountsHost());
+  return g[accountsKey];
+}
+
+/**
+ * What a starting server opens at once (taking its database's lock, so a second process on the
+ * same database stops at start with the reason), or null when it has no database.
+ */
+export function openAtStart(): Promise<unknown> | null {
+  if (needsEmbeddedApi()) return getApi();
+  return authModeFromEnv() === "accounts" ? getAccountsHost() : null;
 }
 
 /**

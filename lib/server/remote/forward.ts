@@ -55,7 +55,8 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       return jsonResponse({ detail: "not-offered: this is a Threadline API extension; the LangGraph server behind this app does not offer it" }, 404);
     }
     try {
-      const who = config.mode === "accounts" ? await whoIs(req) : null;
+      // `GET /info` needs no identity, as on the embedded API and a LangGraph server (health checks).
+      const who = config.mode === "accounts" && !(req.method === "GET" && path === "/info") ? await whoIs(req) : null;
       const body = req.method === "GET" || req.method === "HEAD" || !req.body ? undefined : await readCapped(req.body, req.headers.get("content-length"), bodyLimitFor(req.method, patternOf(path)));
       const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
       if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);

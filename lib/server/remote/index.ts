@@ -1,7 +1,7 @@
 import path from "node:path";
 import { remoteApiSetting } from "@/lib/remote-api-setting";
 import { dataDir } from "@/lib/agent/runtime";
-import { getApi } from "../app-api";
+import { getAccountsHost } from "../app-api";
 import { openRenameJournal } from "../store/rename-journal";
 import { identify, type ThreadlineUser } from "../auth/identity";
 import { remoteConfigFromEnv } from "./config";
@@ -30,11 +30,15 @@ export function getRemote(): Forwarder | null {
   return g[key];
 }
 
-/** Accounts' sign-in and keys live in this server's own database, even in front of a LangGraph server. */
+/**
+ * Accounts' sign-in and keys live in this server's own database, even in front of a LangGraph
+ * server: opened alone (getAccountsHost), without the embedded API's graph or checkpointer.
+ */
 async function signedInUser(req: Request): Promise<ThreadlineUser> {
-  const { auth } = await getApi();
-  const accounts = auth.accounts;
-  return identify(req, "accounts", () => auth.keys, accounts ? (headers) => accounts.sessionUser(headers) : undefined);
+  const { auth } = await getAccountsHost();
+  const { accounts, keys } = auth;
+  if (!accounts || !keys) throw new Error("accounts mode without its accounts database"); // config.mode is accounts here
+  return identify(req, "accounts", () => keys, (headers) => accounts.sessionUser(headers));
 }
 
 /** Is the app in front of an external LangGraph server? (Cheap: reads the environment.) */

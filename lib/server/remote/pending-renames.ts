@@ -31,6 +31,9 @@ export function renameOf(body: unknown): { ok: true; values: RenameValues } | { 
 const SETTLE_DEADLINE_MS = 30 * 60_000;
 const ACTIVE = new Set(["pending", "running"]);
 
+/** The same caller (local mode has none: one implicit user). */
+const sameCaller = (a: ThreadlineUser | null, b: ThreadlineUser | null) => (a?.identity ?? null) === (b?.identity ?? null);
+
 export class PendingRenames {
   private readonly waiting = new Map<string, { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean> }>();
 
@@ -52,13 +55,11 @@ export class PendingRenames {
 
   /** Writes the rename, or keeps it for after the runs when the thread is busy. */
   async rename(threadId: string, values: RenameValues, who: ThreadlineUser | null): Promise<Response> {
+    // Only the caller whose rename is waiting may replace it here, unasked. Anyone else's goes to
+    // the server first, whose auth rules decide: a thread they may not see is its 404, never a
+    // "pending" that would overwrite (and show) their title on someone else's thread.
     const queued = this.waiting.get(threadId);
-    if (queued) {
-      this.journal?.put({ threadId, title: values.title, who });
-      queued.values = values;
-      queued.who = who;
-      return pendingAnswer(values);
-    }
+    if (queued && sameCaller(queued.who, who)) return this.replace(threadId, queued, values, who);
     const res = await this.write(threadId, values, who);
     if (res.status !== 409) {
       if (!res.ok) return res;
@@ -66,8 +67,18 @@ export class PendingRenames {
       return Response.json({ ...body, ...values }, { headers: { "Cache-Control": "no-store" } });
     }
     await res.body?.cancel();
+    // Busy, and this caller may rename it: the newest rename waits (one waiter per thread).
+    const waiting = this.waiting.get(threadId);
+    if (waiting) return this.replace(threadId, waiting, values, who);
     this.journal?.put({ threadId, title: values.title, who });
     this.track(threadId, values, who);
+    return pendingAnswer(values);
+  }
+
+  private replace(threadId: string, entry: { values: RenameValues; who: ThreadlineUser | null }, values: RenameValues, who: ThreadlineUser | null): Response {
+    this.journal?.put({ threadId, title: values.title, who });
+    entry.values = values;
+    entry.who = who;
     return pendingAnswer(values);
   }
 

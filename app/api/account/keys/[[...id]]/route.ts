@@ -1,4 +1,4 @@
-import { getApi } from "@/lib/server/app-api";
+import { getAccountsHost } from "@/lib/server/app-api";
 import { serveKeySettings } from "@/lib/server/auth/account-routes";
 
 // The API-key settings: list and create at /api/account/keys, revoke at /api/account/keys/{id}.
@@ -10,7 +10,7 @@ type Ctx = { params: Promise<{ id?: string[] }> };
 async function handle(req: Request, { params }: Ctx) {
   const { id } = await params;
   if (id && id.length > 1) return Response.json({ detail: "Not found" }, { status: 404 });
-  return serveKeySettings(await getApi(), req, id?.[0] ?? null);
+  return serveKeySettings(await getAccountsHost(), req, id?.[0] ?? null);
 }
 
 export const GET = handle;
