@@ -25,8 +25,9 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "e2e",
-  // e2e/langgraph/ runs only under playwright.langgraph.config.ts (the app in front of langgraph dev).
-  testIgnore: ["langgraph/**"],
+  // e2e/langgraph/ runs only under playwright.langgraph.config.ts (the app in front of langgraph dev),
+  // e2e/postgres/ only under playwright.postgres.config.ts (DATABASE_URL).
+  testIgnore: ["langgraph/**", "postgres/**"],
   // Separate folders let two runs (e.g. two helpers) share a checkout without deleting each other's artifacts.
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
   fullyParallel: false,
