@@ -43,10 +43,20 @@ const POSTGRES_SUITES = [
   "lib/server/titles/titles.test.ts",
   "lib/server/runs/interrupted-title.test.ts",
   "lib/server/titles/rename-race.test.ts",
+  "lib/server/titles/model-titles.test.ts",
+  "lib/server/runs/run-limits.test.ts",
+  "lib/server/store/transactions.test.ts",
+  "lib/server/runs/drift-repair.test.ts",
+  "lib/server/http/fuzz.test.ts",
+  "lib/client/rename-undo.test.ts",
+  "lib/client/thread-pages.test.ts",
 ];
 // rename-race at its default 200 schedules took 172-199 s on Postgres here (100: 79 s): the
 // Postgres pass runs 60 (each schedule also leaves a database on the throwaway server).
 const POSTGRES_RENAME_RACE_SCHEDULES = "60";
+// fuzz at its default 10,000 requests would take ~30 s on Postgres here (1,000: 3.3 s, 2,000: 6.3 s
+// of test time, on a loaded machine): the Postgres pass sends 2,000; the SQLite pass keeps 10,000.
+const POSTGRES_FUZZ_RUNS = "2000";
 
 const skipE2E = process.argv.includes("--no-e2e");
 const failures = [];
@@ -92,6 +102,7 @@ if (testDatabaseUrl) {
   step("integration on Postgres", bin("vitest"), ["run", "--testTimeout=120000", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestPgJson}`, ...POSTGRES_SUITES], {
     TEST_DATABASE_URL: testDatabaseUrl,
     RENAME_RACE_SCHEDULES: POSTGRES_RENAME_RACE_SCHEDULES,
+    FUZZ_RUNS: POSTGRES_FUZZ_RUNS,
   });
 } else {
   console.log("\n=== integration on Postgres: skipped (TEST_DATABASE_URL is not set; .ci/run sets it)");

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createHarness, type Harness, type HarnessOptions } from "./test-harness";
+import { createHarness, dropTestDatabase, type Harness, type HarnessOptions } from "./test-harness";
 
 /**
  * Restart tests: successive servers over one data folder (and, in the Postgres pass, one
  * database). `start()` opens the next server, `stop()` closes the newest, `cleanup()` (for
- * afterEach) closes whatever is still open and removes the folder, so the next test starts fresh.
+ * afterEach) closes whatever is still open and removes the folder (and its database), so the next
+ * test starts fresh.
  */
 export function restarts(prefix = "threadline-restart-") {
   const open: Harness[] = [];
@@ -23,7 +24,10 @@ export function restarts(prefix = "threadline-restart-") {
     },
     async cleanup(): Promise<void> {
       while (open.length) await open.pop()!.close();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      if (dir) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        dropTestDatabase(dir);
+      }
       dir = null;
     },
   };

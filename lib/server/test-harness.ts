@@ -126,18 +126,28 @@ export const TEST_AUTH_SECRET = "threadline-test-secret-0123456789abcdef";
  */
 const TEST_PG = process.env.TEST_DATABASE_URL?.trim() || null;
 
+/** The dialect every harness of this run uses: for the few tests that only make sense on one (`it.skipIf`). */
+export const testDialect: Harness["dialect"] = TEST_PG ? "postgres" : "sqlite";
+
 function psql(sqlText: string) {
   const r = spawnSync("psql", [TEST_PG!, "-v", "ON_ERROR_STOP=1", "-qAtc", sqlText], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
   return r.stdout.trim();
 }
 
+const testDatabaseName = (dir: string) => `tl_test_${createHash("sha256").update(dir).digest("hex").slice(0, 16)}`;
+
 function testDatabase(dir: string): string {
-  const name = `tl_test_${createHash("sha256").update(dir).digest("hex").slice(0, 16)}`;
+  const name = testDatabaseName(dir);
   if (!psql(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)) psql(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_PG!);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Drops the database of a data dir's harnesses (Postgres runs; no-op on SQLite), once every one of them is closed. */
+export function dropTestDatabase(dir: string) {
+  if (TEST_PG) psql(`DROP DATABASE IF EXISTS ${testDatabaseName(dir)} WITH (FORCE)`);
 }
 
 /** A real agent graph on a real checkpointer (SqliteSaver over a temp FILE, or PostgresSaver), behind our handler, driven by the SDK. */
@@ -205,7 +215,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
         closed = true;
         await store!.close();
         await (saver as ThreadlinePostgresSaver).end();
-        if (!opts.dir) psql(`DROP DATABASE IF EXISTS ${new URL(pgUrl).pathname.slice(1)} WITH (FORCE)`);
+        if (!opts.dir) dropTestDatabase(dir);
       }
       if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -4,6 +4,7 @@ import { listedTitle, restarts } from "../restart-harness";
 
 // Restart repair's safety net: a registry title that differs from the checkpoint's is re-synced,
 // even when no mark says so; and a run whose last registry write failed leaves such a mark.
+// Both dialects (in the Postgres pass too); the rows under the API are changed with `sql()`.
 const servers = restarts("threadline-drift-");
 const start = servers.start;
 afterEach(async () => {
@@ -17,7 +18,7 @@ describe("title drift between the list and the conversation's state", () => {
     const t = await a.client.threads.create();
     await a.client.runs.wait(t.thread_id, "agent", { input: human("Why is the sky blue?") });
     const title = (await a.client.threads.getState<{ title: string }>(t.thread_id)).values.title;
-    a.db.prepare("UPDATE tl_threads SET title = NULL, title_source = NULL WHERE thread_id = ?").run(t.thread_id);
+    await a.sql(`UPDATE tl_threads SET title = NULL, title_source = NULL WHERE thread_id = '${t.thread_id}'`);
     expect(await listedTitle(a, t.thread_id)).toBeNull();
     await servers.stop();
 
@@ -36,7 +37,7 @@ describe("title drift between the list and the conversation's state", () => {
     });
     await a.client.runs.wait(t.thread_id, "agent", { input: human("Why is the sky blue?") });
     expect(mirror).toHaveBeenCalled();
-    expect(a.db.prepare("SELECT sync_pending FROM tl_threads WHERE thread_id = ?").get(t.thread_id)).toEqual({ sync_pending: 1 });
+    expect(await a.sql(`SELECT sync_pending FROM tl_threads WHERE thread_id = '${t.thread_id}'`)).toEqual([{ sync_pending: 1 }]);
   });
 
   it("a thread left busy after its run was recorded as failed ends `error` at the next start", async () => {
@@ -45,8 +46,8 @@ describe("title drift between the list and the conversation's state", () => {
     await a.client.runs.wait(t.thread_id, "agent", { input: human("Why is the sky blue?") });
     const [row] = await a.client.runs.list(t.thread_id);
     // The crash window: the run row says it failed, the thread was never released.
-    a.db.prepare("UPDATE tl_runs SET status = 'error' WHERE run_id = ?").run(row.run_id);
-    a.db.prepare("UPDATE tl_threads SET status = 'busy' WHERE thread_id = ?").run(t.thread_id);
+    await a.sql(`UPDATE tl_runs SET status = 'error' WHERE run_id = '${row.run_id}'`);
+    await a.sql(`UPDATE tl_threads SET status = 'busy' WHERE thread_id = '${t.thread_id}'`);
     await servers.stop();
     const b = start();
     await b.api.ready;

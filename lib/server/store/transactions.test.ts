@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { openAppAgent } from "@/lib/agent/runtime";
 import { durabilityOf } from "@/lib/agent/sqlite-durability";
 import { threadConfig } from "../graph";
-import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
+import { ScriptedModel, createHarness, human, sleep, testDialect, type Harness } from "../test-harness";
 
 let h: Harness;
 afterEach(async () => {
@@ -13,30 +13,48 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** Makes the last statement of a multi-statement write fail, as a crash at that point would. */
-const failOn = (table: string, op: "INSERT" | "DELETE") =>
-  h.db.exec(`CREATE TEMP TRIGGER fail_${table}_${op} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
-const healOn = (table: string, op: "INSERT" | "DELETE") => h.db.exec(`DROP TRIGGER fail_${table}_${op}`);
+/**
+ * Makes every row `op` touches in `table` fail (a trigger), so the last statement of a
+ * multi-statement write fails, as a crash at that point would. SQLite: a TEMP trigger on the
+ * app's connection; Postgres: a trigger in the harness's own database (dropped with it).
+ */
+async function failOn(table: string, op: "INSERT" | "DELETE") {
+  if (h.dialect === "sqlite") {
+    h.db.exec(`CREATE TEMP TRIGGER fail_${table}_${op} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+    return;
+  }
+  await h.sql(`CREATE OR REPLACE FUNCTION tl_test_injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+  await h.sql(`CREATE TRIGGER fail_${table}_${op} BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION tl_test_injected_failure()`);
+}
+const healOn = (table: string, op: "INSERT" | "DELETE") => h.sql(`DROP TRIGGER fail_${table}_${op}${h.dialect === "postgres" ? ` ON ${table}` : ""}`);
 
-const count = (sql: string, ...args: unknown[]) => (h.db.prepare(sql).get(...args) as { n: number }).n;
-const checkpointsOf = (threadId: string) => count("SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = ?", threadId);
+// Ids in these statements are the server's own UUIDs. COUNT is a bigint (a string) on Postgres.
+const count = async (text: string) => Number((await h.sql(text))[0].n);
+const checkpointsOf = (threadId: string) => count(`SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = '${threadId}'`);
+/** The checkpointer's other tables: SqliteSaver's `writes`; PostgresSaver's `checkpoint_writes` and `checkpoint_blobs`. */
+const pendingWritesOf = (threadId: string) => count(`SELECT COUNT(*) AS n FROM ${h.dialect === "postgres" ? "checkpoint_writes" : "writes"} WHERE thread_id = '${threadId}'`);
+const blobsOf = (threadId: string) => (h.dialect === "postgres" ? count(`SELECT COUNT(*) AS n FROM checkpoint_blobs WHERE thread_id = '${threadId}'`) : Promise.resolve(0));
 
 describe("multi-statement writes are one transaction", () => {
   it("delete: a failure part-way leaves the thread whole (checkpoints and registry), then it deletes cleanly", async () => {
     h = createHarness();
     const t = await h.client.threads.create();
     await h.client.runs.wait(t.thread_id, "agent", { input: human("Keep me whole") });
-    const before = checkpointsOf(t.thread_id);
+    const before = await checkpointsOf(t.thread_id);
+    const blobsBefore = await blobsOf(t.thread_id);
     expect(before).toBeGreaterThan(0);
-    failOn("tl_runs", "DELETE");
+    if (h.dialect === "postgres") expect(blobsBefore).toBeGreaterThan(0);
+    await failOn("tl_runs", "DELETE");
     vi.spyOn(console, "error").mockImplementation(() => {});
     expect((await h.fetch(`/threads/${t.thread_id}`, { method: "DELETE" })).status).toBe(500);
-    expect(checkpointsOf(t.thread_id)).toBe(before);
+    expect(await checkpointsOf(t.thread_id)).toBe(before);
+    expect(await blobsOf(t.thread_id)).toBe(blobsBefore);
     expect((await h.client.threads.getState<{ title: string }>(t.thread_id)).values.title).toBe("Keep me whole");
-    healOn("tl_runs", "DELETE");
+    await healOn("tl_runs", "DELETE");
     await h.client.threads.delete(t.thread_id);
-    expect(checkpointsOf(t.thread_id)).toBe(0);
-    expect(count("SELECT COUNT(*) AS n FROM writes WHERE thread_id = ?", t.thread_id)).toBe(0);
+    expect(await checkpointsOf(t.thread_id)).toBe(0);
+    expect(await pendingWritesOf(t.thread_id)).toBe(0);
+    expect(await blobsOf(t.thread_id)).toBe(0);
     expect(await h.api.q.getThread(t.thread_id)).toBeUndefined();
   });
 
@@ -44,14 +62,17 @@ describe("multi-statement writes are one transaction", () => {
     h = createHarness();
     const t = await h.client.threads.create();
     await h.client.runs.wait(t.thread_id, "agent", { input: human("Copy me") });
-    failOn("tl_title_revisions", "INSERT");
+    await failOn("tl_title_revisions", "INSERT");
     vi.spyOn(console, "error").mockImplementation(() => {});
     expect((await h.fetch(`/threads/${t.thread_id}/copy`, { method: "POST" })).status).toBe(500);
-    expect(count("SELECT COUNT(DISTINCT thread_id) AS n FROM checkpoints")).toBe(1);
-    expect(count("SELECT COUNT(*) AS n FROM tl_threads")).toBe(1);
-    healOn("tl_title_revisions", "INSERT");
+    expect(await count("SELECT COUNT(DISTINCT thread_id) AS n FROM checkpoints")).toBe(1);
+    if (h.dialect === "postgres") expect(await count("SELECT COUNT(DISTINCT thread_id) AS n FROM checkpoint_blobs")).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM tl_threads")).toBe(1);
+    await healOn("tl_title_revisions", "INSERT");
     const copy = await h.client.threads.copy(t.thread_id);
-    expect(checkpointsOf(copy.thread_id)).toBe(checkpointsOf(t.thread_id));
+    expect(await checkpointsOf(copy.thread_id)).toBe(await checkpointsOf(t.thread_id));
+    expect(await pendingWritesOf(copy.thread_id)).toBe(await pendingWritesOf(t.thread_id));
+    expect(await blobsOf(copy.thread_id)).toBe(await blobsOf(t.thread_id));
     const history = await h.client.threads.getHistory(copy.thread_id, { limit: 50 });
     expect(history.every((s) => (s.metadata as { thread_id?: string }).thread_id !== t.thread_id)).toBe(true);
   });
@@ -62,18 +83,20 @@ describe("multi-statement writes are one transaction", () => {
     await h.client.runs.wait(t.thread_id, "agent", { input: human("First") });
     const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Second") });
     await sleep(60);
-    const during = checkpointsOf(t.thread_id);
-    failOn("tl_runs", "DELETE");
+    const during = await checkpointsOf(t.thread_id);
+    await failOn("tl_runs", "DELETE");
     vi.spyOn(console, "error").mockImplementation(() => {});
     await h.client.runs.cancel(t.thread_id, run.run_id, true, "rollback");
     // The rollback failed as a whole: the run's checkpoints are still there, and so is its row.
-    expect(checkpointsOf(t.thread_id)).toBeGreaterThanOrEqual(during);
+    expect(await checkpointsOf(t.thread_id)).toBeGreaterThanOrEqual(during);
     expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("interrupted");
-    healOn("tl_runs", "DELETE");
+    await healOn("tl_runs", "DELETE");
   });
 });
 
-describe("the checkpointer and the registry share one SQLite connection", () => {
+// On SQLite the checkpointer and the registry share one connection (sqlite-gate.ts keeps the
+// checkpointer's writes out of an open transaction); on Postgres they are separate pools.
+describe("checkpoint writes stay out of registry transactions", () => {
   it("a checkpoint written while a registry transaction is open lands outside it: that transaction's rollback keeps it", async () => {
     h = createHarness();
     const t = await h.client.threads.create();
@@ -92,14 +115,15 @@ describe("the checkpointer and the registry share one SQLite connection", () => 
     const write = h.api.graph.updateState(threadConfig(other.thread_id), human("Written meanwhile"), "__start__");
     await expect(failing).rejects.toThrow("injected failure");
     await write;
-    expect(checkpointsOf(other.thread_id)).toBeGreaterThan(0);
+    expect(await checkpointsOf(other.thread_id)).toBeGreaterThan(0);
     expect((await h.client.threads.get(t.thread_id)).metadata).toEqual({});
     const state = await h.client.threads.getState<{ messages: { content: string }[] }>(other.thread_id);
     expect(state.values.messages.map((m) => m.content)).toEqual(["Written meanwhile"]);
   });
 });
 
-describe("power-loss durability", () => {
+// The SQLite file's WAL and its fsyncs; on Postgres durability is the server's own (its WAL and fsync settings).
+describe.skipIf(testDialect === "postgres")("power-loss durability", () => {
   it("the app's SQLite connection is WAL with group commit, also when it reopens its file", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-sync-"));
     const env = { ...process.env, DATA_DIR: dir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };

@@ -12,7 +12,8 @@ import { ScriptedModel, collect, createHarness, human, sleep, type Harness } fro
 /**
  * The LLM title path end to end: the real @langchain/openai and @langchain/anthropic clients (built
  * from env by initChatModel) talk to loopback servers speaking each wire protocol; the real graph
- * runs on a SQLite file behind our handler; the official SDK drives it and reads the stream.
+ * runs on a SQLite file (Postgres in the Postgres pass) behind our handler; the official SDK
+ * drives it and reads the stream.
  */
 type Part = { event: string; data: unknown; id?: string };
 
