@@ -92,7 +92,9 @@ const CASES: Case[] = [
   { name: "an unclosed think block", user: TRIP, reply: { text: "<think>The user wants a trip to Lisbon so the title" }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "rejected" },
   { name: "a refusal", user: TRIP, reply: { text: "I'm sorry, but I can't help with that." }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "rejected" },
   { name: "an answer instead of a title", user: TRIP, reply: { text: "Sure! Here is a plan for your weekend in Lisbon. Day one: Belem." }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "rejected" },
-  { name: "a 10 kB reply", user: TRIP, reply: { text: "lisbon ".repeat(1500) }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "rejected" },
+  // 1,500 streamed chunks: on a loaded 2-core machine reading them can pass the 2 s default bound
+  // (outcome "timeout"); this case is about rejecting the reply, so it gets room to arrive whole.
+  { name: "a 10 kB reply", user: TRIP, reply: { text: "lisbon ".repeat(1500) }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "rejected", config: { timeout_ms: 10_000 } },
   { name: "a title in the wrong script", user: ZH, reply: { text: "Lisbon Weekend Trip" }, title: fallbackTitle(ZH), kind: "fallback", outcome: "rejected" },
   { name: "a Chinese title for a Chinese message", user: ZH, reply: { text: "里斯本周末旅行计划" }, title: "里斯本周末旅行计划", kind: "model", outcome: "accepted" },
   { name: "HTTP 500", user: TRIP, reply: { status: 500 }, title: fallbackTitle(TRIP), kind: "fallback", outcome: "error" },
