@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { SIGN_IN_LIMIT } from "../lib/server/auth/accounts";
 import { FAILED_SIGN_IN_LIMIT } from "../lib/server/auth/sign-in-limit";
 import { AccountMenu, ApiKeysPage, AuthPage } from "./pages/AccountPages";
 import { expect, test } from "./support";
+import { spawnServer, type SpawnedServer } from "./spawned-server";
 
 /**
  * THREADLINE_AUTH=accounts on the built app: its own `next start` with a fresh DATA_DIR, people
@@ -18,7 +18,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const PASSWORD_A = "ana-secret-passphrase-1";
 const PASSWORD_B = "ben-secret-passphrase-2";
 
-type Server = { stop: () => void; exited: Promise<unknown>; output: () => string };
+type Server = SpawnedServer;
 let server: Server | null = null;
 let dataDir = "";
 
@@ -28,27 +28,13 @@ test.use({ baseURL: BASE });
 
 /** `next start` in accounts mode on `port` with a fresh DATA_DIR, ready when /info answers. */
 async function startAccountsServer(port: number, dir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn("node_modules/.bin/next", ["start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: {
-      ...process.env,
-      THREADLINE_AUTH: "accounts",
-      DATA_DIR: dir,
-      OFFLINE_MODEL_DELAY_MS: "5",
-      NEXT_TELEMETRY_DISABLED: "1",
-      OPENAI_API_KEY: "",
-      OPENAI_BASE_URL: "",
-      THREADLINE_CORS_ORIGINS: "",
-      THREADLINE_TRUSTED_PROXY_HEADER: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+  const started = spawnServer("node_modules/.bin/next", ["start", "-H", "127.0.0.1", "-p", String(port)], {
+    THREADLINE_AUTH: "accounts",
+    DATA_DIR: dir,
+    THREADLINE_CORS_ORIGINS: "",
+    THREADLINE_TRUSTED_PROXY_HEADER: "",
+    ...env,
   });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const started: Server = { exited, output: () => output, stop: () => child.exitCode == null && child.pid && process.kill(-child.pid, "SIGTERM") };
   await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
   return started;
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import Database from "better-sqlite3";
 import { Client } from "@langchain/langgraph-sdk";
 import { AccountMenu, ApiKeysPage, AuthPage } from "../pages/AccountPages";
 import { expect, fallbackTitle, test } from "../support";
+import { spawnServer, type SpawnedServer } from "../spawned-server";
 
 /**
  * THREADLINE_AUTH=accounts in front of a LangGraph server, as a person meets it: `langgraph dev`
@@ -21,7 +21,7 @@ const SECRET = "e2e-forward-secret-0123456789abcdefghij";
 const PASSWORD_A = "ana-secret-passphrase-1";
 const PASSWORD_B = "ben-secret-passphrase-2";
 
-type Server = { stop: () => void; exited: Promise<unknown>; output: () => string };
+type Server = SpawnedServer;
 const servers: Server[] = [];
 let root = "";
 
@@ -29,16 +29,7 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 test.use({ baseURL: BASE });
 
 function start(cmd: string, args: string[], env: Record<string, string>): Server {
-  const child = spawn(cmd, args, {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", LANGSMITH_TRACING: "", LANGSMITH_API_KEY: "", OFFLINE_MODEL_DELAY_MS: "5", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const server: Server = { exited, output: () => output, stop: () => void (child.exitCode == null && child.pid && process.kill(-child.pid, "SIGTERM")) };
+  const server = spawnServer(cmd, args, env);
   servers.push(server);
   return server;
 }
