@@ -56,19 +56,25 @@ export async function openAppAgent(env: NodeJS.ProcessEnv = process.env): Promis
     const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
     return { databaseUrl, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
   }
-  const dir = dataDir(env);
-  fs.mkdirSync(dir, { recursive: true });
-  const dbPath = path.join(dir, "threadline.sqlite");
-  // Before anything touches the file: a second process on it stops here with a clear message.
-  lockSqliteFile(dbPath);
-  // WAL with group commit: every commit the API acknowledges is fsynced before its response
-  // leaves, so a power loss cannot take back a rename or a message it confirmed; one fsync,
-  // off the event loop, serves all requests waiting at that moment (sqlite-durability.ts).
-  const db = openDurableSqlite(Database, dbPath);
+  const { db, dbPath } = openAppSqlite(dataDir(env));
   // Gated: the registry's transactions on this connection never take a checkpoint write with them.
   const checkpointer = new GatedSqliteSaver(db);
   const agent = createThreadlineAgent({ checkpointer, chatModel, titleConfig, titler });
   return { db, dbPath, checkpointer, agent, titleConfig, offlineModel: usesOfflineModel(env), titler };
+}
+
+/**
+ * The app's one SQLite file, DATA_DIR/threadline.sqlite (made if missing), locked to this process
+ * before anything touches it: a second process on it stops here with `reason` in its message.
+ */
+export function openAppSqlite(dir: string, reason?: string): { db: Database.Database; dbPath: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const dbPath = path.join(dir, "threadline.sqlite");
+  lockSqliteFile(dbPath, reason);
+  // WAL with group commit: every commit the API acknowledges is fsynced before its response
+  // leaves, so a power loss cannot take back a rename or a message it confirmed; one fsync,
+  // off the event loop, serves all requests waiting at that moment (sqlite-durability.ts).
+  return { db: openDurableSqlite(Database, dbPath), dbPath };
 }
 
 const globalKey = Symbol.for("threadline.appAgent");

@@ -42,8 +42,7 @@ export function getAccountsHost(): Promise<AccountsHost> {
  * same database stops at start with the reason), or null when it has no database.
  */
 export function openAtStart(): Promise<unknown> | null {
-  if (needsEmbeddedApi()) return getApi();
-  return authModeFromEnv() === "accounts" ? getAccountsHost() : null;
+  return needsEmbeddedApi() || authModeFromEnv() === "accounts" ? getAccountsHost() : null;
 }
 
 /**

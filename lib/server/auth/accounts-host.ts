@@ -1,9 +1,7 @@
 import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { lockPostgres, lockSqliteFile } from "@/lib/agent/process-lock";
-import { dataDir, postgresUrl } from "@/lib/agent/runtime";
-import { durabilityOf, openDurableSqlite } from "@/lib/agent/sqlite-durability";
+import { lockPostgres } from "@/lib/agent/process-lock";
+import { dataDir, openAppSqlite, postgresUrl } from "@/lib/agent/runtime";
+import { durabilityOf } from "@/lib/agent/sqlite-durability";
 import { postgresStore, sqliteStore, type Store } from "../store/db";
 import { migrate } from "../store/migrations";
 import { apiKeyStore } from "../store/api-keys";
@@ -83,10 +81,7 @@ export async function openAccountsOnly(env: Readonly<Record<string, string | und
       },
     });
   }
-  fs.mkdirSync(dir, { recursive: true });
-  const dbPath = path.join(dir, "threadline.sqlite");
-  lockSqliteFile(dbPath, ACCOUNTS_ONLY_REASON);
-  const db = openDurableSqlite(Database, dbPath);
+  const { db, dbPath } = openAppSqlite(dir, ACCOUNTS_ONLY_REASON);
   const close = async () => {
     await durabilityOf(db)?.flush();
     db.close();
