@@ -51,7 +51,7 @@ async function readLatencies(target, samples) {
 }
 
 /** Keeps `width` streaming runs going (one thread each) until the returned stop() is awaited. */
-async function backgroundStreams(target, width, errors) {
+export async function backgroundStreams(target, width, errors) {
   const threads = [];
   for (let i = 0; i < width; i++) threads.push((await target.client.threads.create()).thread_id);
   let running = true;

@@ -20,6 +20,8 @@ export class LiveRun {
   private nextId = 0;
   /** Token events live subscribers got but a replay will not (buffer full). */
   droppedFromReplay = 0;
+  /** Events the finished run no longer keeps because its last `values` snapshot carries them (compact()). */
+  compactedFromReplay = 0;
   private readonly listeners = new Set<Listener>();
   readonly abort = new AbortController();
   status: RunStatus = "pending";
@@ -45,6 +47,8 @@ export class LiveRun {
     readonly body: RunCreate,
     readonly modes: StreamMode[],
     private readonly maxReplayEvents = Infinity,
+    /** How long after its end a run keeps its whole stream for Last-Event-ID resumes before compact(). */
+    private readonly fullReplayMs = Infinity,
   ) {}
 
   get finished() {
@@ -93,5 +97,23 @@ export class LiveRun {
     }
     this.listeners.clear();
     this.resolveDone();
+    if (Number.isFinite(this.fullReplayMs)) setTimeout(() => this.compact(), this.fullReplayMs).unref?.();
+  }
+
+  /**
+   * A finished run stays joinable for minutes, but a client resuming mid-stream does so within
+   * seconds of a drop; after that a join needs the run's outcome, not its every token. Drops the
+   * token events and the earlier snapshots that the last top-level `values` event supersedes
+   * (it holds the whole answer), keeping ids, so Last-Event-ID still filters correctly, and
+   * everything else (metadata, updates, custom, error). Without it each run kept tens of kB for
+   * the whole retention window (bench/scripts/growth.mjs).
+   */
+  compact() {
+    const last = this.events.findLastIndex((e) => e.event === "values");
+    if (last <= 0) return;
+    const kept = this.events.filter((e, i) => i >= last || !(e.event === "values" || isTokenEvent(e.event)));
+    this.compactedFromReplay += this.events.length - kept.length;
+    this.events.length = 0;
+    this.events.push(...kept);
   }
 }

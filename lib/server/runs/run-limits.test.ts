@@ -50,6 +50,46 @@ describe("bounded memory", () => {
   });
 });
 
+describe("a finished run's replay buffer", () => {
+  it("keeps the whole stream for resumes, then only what the last values snapshot does not carry", async () => {
+    h = createHarness({ model: new ScriptedModel(["one two three four five six"], 0), runLimits: { fullReplayMs: 80 } });
+    const t = await h.client.threads.create();
+    const live = (await collect(h.client.runs.stream(t.thread_id, "agent", { input: human("Compact me"), streamMode: ["values", "messages-tuple"] }))) as Part[];
+    const runId = (live[0].data as { run_id: string }).run_id;
+    const tokens = live.filter((p) => p.event === "messages");
+    expect(tokens.length).toBeGreaterThanOrEqual(6);
+    // Inside the resume window a client that dropped after a token gets every later event.
+    const midway = tokens[1].id!;
+    const resumed = (await collect(h.client.runs.joinStream(t.thread_id, runId, { lastEventId: midway }))) as Part[];
+    expect(resumed.map((p) => p.id)).toEqual(live.filter((p) => Number(p.id) > Number(midway)).map((p) => p.id));
+    await sleep(200);
+    const late = (await collect(h.client.runs.joinStream(t.thread_id, runId, { lastEventId: "-1" }))) as Part[];
+    const lastValues = live.filter((p) => p.event === "values").at(-1)!;
+    expect(late.map((p) => p.event)).toEqual(["metadata", "values"]);
+    expect(late[1]).toEqual(lastValues);
+    expect(h.api.runs.get(runId)?.compactedFromReplay).toBe(live.length - late.length);
+    // Ids survive, so a resume from an old id still gets the outcome, and one from the last id nothing.
+    expect((await collect(h.client.runs.joinStream(t.thread_id, runId, { lastEventId: midway }))) as Part[]).toEqual([lastValues]);
+    expect(await collect(h.client.runs.joinStream(t.thread_id, runId, { lastEventId: lastValues.id }))).toEqual([]);
+    expect(await h.client.runs.join(t.thread_id, runId)).toMatchObject({ title: "Compact me" });
+  });
+
+  it("compact() keeps metadata, updates, errors and whatever came after the last values snapshot", () => {
+    const run = new LiveRun("r", "t", { assistant_id: "agent" } as never, ["values"]);
+    const emitted = ["metadata", "values", "messages", "messages|sub", "updates", "values", "values|sub", "messages", "error"];
+    for (const e of emitted) run.emit(e, { e });
+    run.finish();
+    run.compact();
+    expect(run.events.map((e) => [e.id, e.event])).toEqual([[0, "metadata"], [4, "updates"], [5, "values"], [6, "values|sub"], [7, "messages"], [8, "error"]]);
+    expect(run.compactedFromReplay).toBe(3);
+    // Nothing to supersede: a run that ended before any snapshot keeps everything.
+    const early = new LiveRun("r2", "t", { assistant_id: "agent" } as never, ["values"]);
+    for (const e of ["metadata", "messages", "error"]) early.emit(e, {});
+    early.compact();
+    expect(early.events).toHaveLength(3);
+  });
+});
+
 describe("bounded time and concurrency", () => {
   it("MAX_CONCURRENT_RUNS: runs beyond the cap wait as pending, then run in order", async () => {
     h = createHarness({ model: new ScriptedModel(["a b c d e f"], 15), runLimits: { maxConcurrentRuns: 1 } });

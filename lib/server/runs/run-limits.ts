@@ -11,6 +11,8 @@ export interface RunLimits {
   maxReplayEvents: number;
   /** How long a finished run stays joinable in memory. */
   finishedRetentionMs: number;
+  /** How long a finished run keeps its whole stream (for resumes), before only its outcome (LiveRun.compact). */
+  fullReplayMs: number;
   /** How often finished runs and idle lanes are swept. */
   pruneIntervalMs: number;
   /** Runs that may start per event-loop turn; the rest start in later turns (run-admission.ts). */
@@ -22,6 +24,7 @@ export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({
   maxConcurrentRuns: 8,
   maxReplayEvents: 5_000,
   finishedRetentionMs: 15 * 60_000,
+  fullReplayMs: 60_000,
   pruneIntervalMs: 60_000,
   admitPerTurn: 4,
 });

@@ -107,7 +107,7 @@ export class RunManager {
     if (strategy === "interrupt" || strategy === "rollback") for (const r of busy) this.requestCancel(r, strategy);
 
     const modes = ([] as StreamMode[]).concat(body.stream_mode ?? "values");
-    const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)], this.limits.maxReplayEvents);
+    const run = new LiveRun(randomUUID(), threadId, body, [...new Set(modes)], this.limits.maxReplayEvents, this.limits.fullReplayMs);
     const at = nowIso();
     this.runs.set(run.runId, run);
     lane.pending.push(run);

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// Does the server slow down as it makes threads, or as its database grows? Creates threads the
+// bench's seeding way (create + a titled updateState, 8 SDK workers) up to each N, and at each N
+// prints GET /info and the first sidebar page (p50 of 100), the server's RSS and V8 heap after
+// its last full GC, and the GC time spent while making that step's threads (--trace-gc). At the
+// end the server is restarted on the same DATA_DIR and measured again: a fresh process on the
+// same database tells the process's own growth apart from the data's.
+//
+//   node bench/scripts/growth.mjs [--steps=2000,10000,20000,40000] [--data=/tmp/tl-growth]
+//
+// Needs a build (`npx next build`). No model: the threads get their titles by updateState.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { p50, pool, sleep } from "../lib/stats.mjs";
+import { freePort, root, treeRssMb } from "../lib/targets.mjs";
+import { backgroundStreams, firstPage, label } from "../workloads/scale.mjs";
+
+const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const steps = arg("steps", "2000,10000,20000,40000").split(",").map(Number);
+const dataDir = path.resolve(arg("data", "/tmp/tl-growth"));
+// --streams=W --stream-secs=S: after each step's reading, W streaming runs (the bench's background
+// streams, offline model at OFFLINE_MODEL_DELAY_MS=20) go on for S seconds, then a second reading.
+const streams = Number(arg("streams", "0"));
+const streamSecs = Number(arg("stream-secs", "15"));
+const extraNodeArgs = arg("node-args", "").split(" ").filter(Boolean);
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+
+// One line per GC from --trace-gc, e.g. "[123:0x...]   4567 ms: Mark-Compact 120.3 (130.1) -> 100.2 (131.0) MB, 12.3 / 0.1 ms ..."
+const GC_LINE = /(Scavenge|Mark-Compact|Mark-sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms/;
+
+async function startServer() {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--trace-gc", ...extraNodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", THREADLINE_AUTH: "local", MAX_CONCURRENT_RUNS: "64", OFFLINE_MODEL_DELAY_MS: "20" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const gc = { scavengeMs: 0, scavenges: 0, fullMs: 0, fulls: 0, heapAfterFull: 0, heapNow: 0 };
+  let tail = "";
+  let buf = "";
+  child.stdout.on("data", (d) => {
+    buf += d;
+    const lines = buf.split("\n");
+    buf = lines.pop();
+    for (const line of lines) {
+      const m = GC_LINE.exec(line);
+      if (!m) {
+        tail = (tail + line + "\n").slice(-4000);
+        continue;
+      }
+      const ms = Number(m[6]);
+      gc.heapNow = Number(m[4]);
+      if (m[1] === "Scavenge") {
+        gc.scavengeMs += ms;
+        gc.scavenges++;
+      } else {
+        gc.fullMs += ms;
+        gc.fulls++;
+        gc.heapAfterFull = Number(m[4]);
+      }
+    }
+  });
+  child.stderr.on("data", (d) => (tail = (tail + d).slice(-4000)));
+  const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
+  for (let t = Date.now(); ; await sleep(200)) {
+    if (child.exitCode != null || Date.now() - t > 120_000) throw new Error(`server did not start:\n${tail}`);
+    if (await fetch(`${apiUrl}/info`).then((r) => r.ok, () => false)) break;
+  }
+  return {
+    kind: "threadline",
+    apiUrl,
+    client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
+    gc,
+    pid: child.pid,
+    stop: async () => {
+      process.kill(-child.pid, "SIGTERM");
+      for (let i = 0; i < 50 && child.exitCode == null; i++) await sleep(100);
+      if (child.exitCode == null) process.kill(-child.pid, "SIGKILL");
+    },
+  };
+}
+
+async function latencies(target, samples = 100) {
+  const info = [];
+  const page = [];
+  for (let i = 0; i < samples + 50; i++) {
+    let t = performance.now();
+    await (await fetch(`${target.apiUrl}/info`)).json();
+    const infoMs = performance.now() - t;
+    t = performance.now();
+    await firstPage(target);
+    if (i < 50) continue; // warm-up (a fresh process is still compiling)
+    info.push(infoMs);
+    page.push(performance.now() - t);
+  }
+  return { info: p50(info), page: p50(page) };
+}
+
+const rows = [];
+function report(row) {
+  rows.push(row);
+  console.log(JSON.stringify(row));
+}
+
+let target = await startServer();
+try {
+  let made = 0;
+  for (const n of steps) {
+    const before = { ...target.gc };
+    const started = performance.now();
+    let next = made;
+    await pool(n - made, 8, async () => {
+      const i = next++;
+      const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
+      await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
+    });
+    const secs = (performance.now() - started) / 1000;
+    const perSec = (n - made) / secs;
+    made = n;
+    await sleep(2000);
+    const l = await latencies(target);
+    report({
+      N: n,
+      process: "same",
+      createPerSec: +perSec.toFixed(1),
+      infoMs: +l.info.toFixed(2),
+      pageMs: +l.page.toFixed(2),
+      rssMb: Math.round(treeRssMb(target.pid)),
+      heapAfterLastFullGcMb: target.gc.heapAfterFull,
+      heapNowMb: target.gc.heapNow,
+      fullGcs: target.gc.fulls - before.fulls,
+      fullGcMs: Math.round(target.gc.fullMs - before.fullMs),
+      scavengeMs: Math.round(target.gc.scavengeMs - before.scavengeMs),
+    });
+    if (streams) {
+      const errors = [];
+      const stop = await backgroundStreams(target, streams, errors);
+      await sleep(streamSecs * 1000);
+      const runs = await stop();
+      if (errors.length) console.log(`stream errors: ${errors.slice(0, 3).join("; ")}`);
+      await sleep(2000);
+      const after = await latencies(target);
+      report({ N: n, process: `same, after ${runs} streamed runs`, infoMs: +after.info.toFixed(2), pageMs: +after.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapAfterLastFullGcMb: target.gc.heapAfterFull, heapNowMb: target.gc.heapNow });
+    }
+  }
+  await target.stop();
+  target = await startServer();
+  await sleep(2000);
+  const l = await latencies(target);
+  report({ N: made, process: "fresh (restarted on the same DATA_DIR)", infoMs: +l.info.toFixed(2), pageMs: +l.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+} finally {
+  await target.stop();
+}
+console.log("\n| N | process | create/s | /info p50 ms | page p50 ms | RSS MB | heap after last full GC MB | full GCs (ms) in step | scavenge ms in step |");
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.N} | ${r.process} | ${r.createPerSec ?? ""} | ${r.infoMs} | ${r.pageMs} | ${r.rssMb} | ${r.heapAfterLastFullGcMb ?? ""} | ${r.fullGcs ?? ""}${r.fullGcMs != null ? ` (${r.fullGcMs})` : ""} | ${r.scavengeMs ?? ""} |`);
