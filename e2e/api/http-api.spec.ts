@@ -35,6 +35,17 @@ test.describe("LangGraph API over HTTP", () => {
     expect((row as unknown as { extracted: unknown }).extracted).toEqual({ title, title_source: { kind: "fallback" } });
   });
 
+  test("answers a client on this machine unzipped, while pages stay gzipped", async () => {
+    // Next gzips whatever a client accepts gzip for; on loopback that only costs CPU (lib/server/api.ts).
+    const gzip = { "accept-encoding": "gzip" };
+    const page = await fetch(`${root()}/threads/search`, { method: "POST", headers: { ...gzip, "content-type": "application/json" }, body: JSON.stringify({ limit: 50 }) });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-encoding")).toBeNull();
+    expect(Array.isArray(await page.json())).toBe(true);
+    const html = await fetch(`${process.env.E2E_BASE_URL}/`, { headers: gzip });
+    expect(html.headers.get("content-encoding")).toBe("gzip");
+  });
+
   test("sends the headers useStream relies on", async () => {
     const thread = await client().threads.create();
     const res = await fetch(`${root()}/threads/${thread.thread_id}/runs/stream`, {

@@ -15,6 +15,23 @@ function send(path: string, headers: Record<string, string>, init: RequestInit =
 const postJson = { method: "POST", body: "{}" };
 const json = { "Content-Type": "application/json" };
 
+describe("gzip only off loopback", () => {
+  it("answers a client on this machine with no-transform (Next then sends it unzipped); other hosts keep their gzip", async () => {
+    await h.close();
+    h = createHarness({ guard: guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example" }) });
+    for (const host of ["127.0.0.1:3000", "localhost", "[::1]:3000"]) {
+      const page = await send("/threads/search", { host, ...json }, postJson);
+      expect(page.headers.get("cache-control"), host).toBe("no-store, no-transform");
+      const bad = await send("/threads/search", { host, ...json }, { method: "POST", body: "{not json" });
+      expect(bad.status).toBe(422);
+      expect(bad.headers.get("cache-control"), host).toMatch(/no-transform/);
+    }
+    const remote = await send("/threads/search", { host: "chat.example", ...json }, postJson);
+    expect(remote.status).toBe(200);
+    expect(remote.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
 describe("Host allowlist (DNS rebinding)", () => {
   it("answers the loopback names on any port and refuses any other Host with 403 {detail}", async () => {
     for (const host of ["localhost:3000", "127.0.0.1:49152", "[::1]:3000", "LOCALHOST"]) {

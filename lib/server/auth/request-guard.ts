@@ -54,6 +54,12 @@ function hostForms(host: string): [string, string] {
   return [m ? m[1] : h, h];
 }
 
+/** The request came in by a loopback name (a client on this machine, or a proxy that rewrote Host to one). */
+export function viaLoopback(req: Request): boolean {
+  const host = req.headers.get("host");
+  return host != null && LOOPBACK.includes(hostForms(host)[0]);
+}
+
 export function hostAllowed(host: string | null, cfg: GuardConfig): boolean {
   if (!host) return false;
   const [name, full] = hostForms(host);
