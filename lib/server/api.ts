@@ -23,7 +23,7 @@ import { AuthRunner } from "./auth/enforce";
 import { identify, type AuthMode } from "./auth/identity";
 import { accountsDatabaseFor, createAccounts, type Accounts, type AccountsDatabase } from "./auth/accounts";
 import { buildAuth } from "./auth/rules";
-import { guardConfigFromEnv, guardRequest, viaLoopback, withCors, type GuardConfig } from "./auth/request-guard";
+import { guardConfigFromEnv, guardRequest, unzippedOnLoopback, withCors, type GuardConfig } from "./auth/request-guard";
 
 export interface ApiDeps {
   /** SQLite: the checkpointer's own better-sqlite3 connection (the registry lives in the same file). */
@@ -128,22 +128,10 @@ export function createApi(deps: ApiDeps): Api {
     async serve(req) {
       const refused = guardRequest(req, guard);
       if (refused) return refused;
-      return withCors(req, keepUnzippedOnLoopback(req, await api.handle(req)), guard);
+      return withCors(req, unzippedOnLoopback(req, await api.handle(req)), guard);
     },
   };
   return api;
-}
-
-/**
- * Next gzips every response the client accepts gzip for. On loopback the bytes are free and the
- * gzip is not: a 50-row sidebar page took ~0.5 ms longer with it, compressing here and inflating
- * in the client (bench/scripts/gzip-loopback.mjs). `no-transform` is what Next's compression
- * honours; a client on another machine still gets gzip. SSE streams already carry it.
- */
-function keepUnzippedOnLoopback(req: Request, res: Response): Response {
-  const cache = res.headers.get("cache-control");
-  if (viaLoopback(req) && !/no-transform/i.test(cache ?? "")) res.headers.set("Cache-Control", cache ? `${cache}, no-transform` : "no-transform");
-  return res;
 }
 
 /** better-auth over the threads' database; the first account adopts local-mode threads. */

@@ -46,6 +46,16 @@ describe("forwarder headers", () => {
     expect(seen[0].get("accept-encoding")).toBe("identity");
   });
 
+  it("a browser on this machine gets forwarded JSON with no-transform (Next then sends it unzipped), another host as the server sent it", async () => {
+    const fwd = createForwarder(
+      { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example" }) },
+      { fetch: async () => Response.json([], { headers: { "Cache-Control": "private" } }) },
+    );
+    const search = (host: string) => fwd.serve(new Request("http://127.0.0.1:3000/api/langgraph/threads/search", { method: "POST", headers: { host, "Content-Type": "application/json" }, body: "{}" }));
+    expect((await search("127.0.0.1:3000")).headers.get("cache-control")).toBe("private, no-transform");
+    expect((await search("chat.example")).headers.get("cache-control")).toBe("private");
+  });
+
   it("an unreachable server is a clear 502, never a hang", async () => {
     const fwd = createForwarder(
       { apiUrl: "http://127.0.0.1:9", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}) },

@@ -2,7 +2,7 @@ import { HTTPException } from "@langchain/langgraph-sdk/auth";
 import { bodyLimitFor, readCapped } from "../http/body";
 import { ApiError, errorResponse, jsonResponse } from "../http/errors";
 import type { ThreadlineUser } from "../auth/identity";
-import { guardRequest, withCors } from "../auth/request-guard";
+import { guardRequest, unzippedOnLoopback, withCors } from "../auth/request-guard";
 import type { RemoteConfig } from "./config";
 import type { RenameJournal } from "../store/rename-journal";
 import { PendingRenames, renameOf } from "./pending-renames";
@@ -117,7 +117,7 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
     async serve(req) {
       const refused = guardRequest(req, config.guard);
       if (refused) return refused;
-      return withCors(req, await handle(req), config.guard);
+      return withCors(req, unzippedOnLoopback(req, await handle(req)), config.guard);
     },
   };
 }
