@@ -163,8 +163,11 @@ try {
   for (const t of targets) console.log(`${t.name.padEnd(24)} ${["visible", "check", "rowPaint", "fcp", "load"].map((k) => fmt(t.runs, k)).join(" | ")}`);
 } finally {
   for (const s of servers) {
-    s.proc?.kill("SIGTERM");
     s.proxy?.close();
-    if (s.copy) setTimeout(() => fs.rmSync(s.copy, { recursive: true, force: true }), 1000).unref();
+    if (!s.proc) continue;
+    const exited = s.proc.exitCode === null ? new Promise((done) => s.proc.once("exit", done)) : null;
+    s.proc.kill("SIGTERM");
+    await exited;
+    fs.rmSync(s.copy, { recursive: true, force: true });
   }
 }
