@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Where the sidebar's "first row visible" time goes (bench/changes/h-firstrow.md). Several builds
+// (and optionally a no-JavaScript control) side by side on one seeded DATA_DIR, visits interleaved
+// (build A, build B, …, A, B, …) so a shared machine's load falls on all of them alike:
+//
+//   node bench/sidebar-probe.mjs --data=/tmp/sb10k --seed=10000        # seed once
+//   node bench/firstrow-probe.mjs --data=/tmp/sb10k --dist=.next-before,.next --visits=20 --control
+//   node bench/firstrow-probe.mjs --urls=base=http://127.0.0.1:3917/,css=http://127.0.0.1:3920/
+//   node bench/firstrow-probe.mjs --data=/tmp/sb10k --dist=.next --visits=3 --trace=/tmp/fr-traces
+//
+// Each visit is the measurement of bench/workloads/browser.mjs (a fresh context, `goto` until
+// commit, then Playwright's `waitForFunction` polls until the first row has a box), plus:
+//   check  when that predicate last ran (a `querySelector` hook): the row is usually in the DOM
+//          well before; a late check means the harness's CDP call reached the page late
+//   rowPaint  Element Timing's renderTime of the first row (set as the parser inserts it): when
+//          the row was painted, whenever the harness looked
+//   fcp    first-contentful-paint, load = loadEventStart
+// --control adds "<first dist> without JS": the same server's HTML with its <script src> tags
+// removed, served from here (its /_next/ files proxied), to show what the scripts cost.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright";
+import { sleep } from "./lib/stats.mjs";
+import { freePort, root } from "./lib/targets.mjs";
+
+const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const dataDir = path.resolve(arg("data", "/tmp/threadline-sidebar-probe"));
+const dists = arg("dist", "").split(",").filter(Boolean);
+// Servers already running (e.g. a build started with other env): `--urls=name=http://…/,…`.
+const urls = arg("urls", "").split(",").filter(Boolean).map((u) => (u.includes("=") ? u.split("=") : [u, u]));
+const visits = Number(arg("visits", "15"));
+const control = process.argv.includes("--control");
+// --trace=DIR (tracing slows the page: take figures without it): a Chromium trace of every visit (DIR/<n>-<visit>.json), for the main thread's tasks,
+// the font lookups in the first layout (FontDataService::MatchFamilyName) and the DevTools messages.
+const traceDir = arg("trace", "");
+const TRACE_CATEGORIES = ["blink.user_timing", "navigation", "devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "blink", "v8", "v8.execute", "toplevel", "fonts", "mojom"];
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+const servers = [];
+const targets = [];
+try {
+  for (const dist of dists) {
+    // One process serves one database (its lock file): each build reads its own copy of the data.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "firstrow-"));
+    for (const f of fs.readdirSync(dataDir)) if (!f.endsWith(".lock")) fs.copyFileSync(path.join(dataDir, f), path.join(copy, f));
+    const port = await freePort();
+    const proc = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+      cwd: root,
+      env: { ...process.env, NEXT_DIST_DIR: dist, DATA_DIR: copy, NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", THREADLINE_AUTH: "local" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    servers.push({ proc, copy });
+    const url = `http://127.0.0.1:${port}/`;
+    for (let t = Date.now(); !(await fetch(url).then((r) => r.ok, () => false)); await sleep(200)) {
+      if (Date.now() - t > 60_000) throw new Error(`${dist}: server did not start`);
+    }
+    targets.push({ name: dist, url });
+  }
+  for (const [name, url] of urls) targets.push({ name, url: url.endsWith("/") ? url : `${url}/` });
+  if (!targets.length) throw new Error("nothing to measure: --dist=… and/or --urls=…");
+  if (control) {
+    const upstream = targets[0].url.slice(0, -1);
+    const port = await freePort();
+    const proxy = http.createServer(async (req, res) => {
+      const r = await fetch(upstream + req.url, { headers: { "accept-encoding": "identity" } });
+      let body = Buffer.from(await r.arrayBuffer());
+      if (req.url === "/") {
+        body = Buffer.from(
+          body
+            .toString("utf8")
+            .replace(/<script src="[^"]*"[^>]*><\/script>/g, "")
+            .replace(/<link rel="preload" as="script"[^>]*\/>/g, ""),
+        );
+      }
+      res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/octet-stream" });
+      res.end(body);
+    });
+    await new Promise((ok) => proxy.listen(port, "127.0.0.1", ok));
+    servers.push({ proxy });
+    targets.push({ name: `${targets[0].name} without JS`, url: `http://127.0.0.1:${port}/` });
+  }
+
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
+  try {
+    for (const t of targets) {
+      const warm = await browser.newPage();
+      await warm.goto(t.url);
+      await warm.getByTestId("thread-row").first().waitFor();
+      await warm.close();
+      t.runs = [];
+    }
+    for (let i = 0; i < visits; i++) {
+      for (const t of targets) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          // Element Timing for the first row: the attribute is set as the parser inserts it.
+          window.__rowPaint = new Promise((done) => {
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) if (e.identifier === "first-row") done(e.renderTime || e.loadTime);
+            }).observe({ type: "element", buffered: true });
+            setTimeout(() => done(NaN), 10_000);
+          });
+          // (Text is timed on the element holding it: the row's title.)
+          new MutationObserver((records, observer) => {
+            for (const r of records) {
+              for (const n of r.addedNodes) {
+                const title = n.nodeType === 1 && (n.matches('[data-testid="thread-title"]') ? n : n.querySelector?.('[data-testid="thread-title"]'));
+                if (title) {
+                  title.setAttribute("elementtiming", "first-row");
+                  return observer.disconnect();
+                }
+              }
+            }
+          }).observe(document, { childList: true, subtree: true });
+          const query = Document.prototype.querySelector;
+          Document.prototype.querySelector = function (selector) {
+            if (String(selector).includes("thread-row")) window.__rowCheckAt = performance.now();
+            return query.call(this, selector);
+          };
+        });
+        if (traceDir) {
+          fs.mkdirSync(traceDir, { recursive: true });
+          await browser.startTracing(page, { path: path.join(traceDir, `${targets.indexOf(t)}-${i}.json`), categories: TRACE_CATEGORIES });
+        }
+        await page.goto(t.url, { waitUntil: "commit" });
+        const visible = await (
+          await page.waitForFunction(() => {
+            const row = document.querySelector('[data-testid="thread-row"]');
+            const box = row?.getBoundingClientRect();
+            return box && box.height > 0 && box.bottom > 0 ? performance.now() : false;
+          }, null, { polling: "raf", timeout: 60_000 })
+        ).jsonValue();
+        await page.waitForLoadState("load");
+        const r = await page.evaluate(async () => {
+          // The paint entry is queued after the frame is presented, which can be after `load`.
+          const fcp = await new Promise((done) => {
+            new PerformanceObserver((list) => {
+              const e = list.getEntriesByName("first-contentful-paint")[0];
+              if (e) done(e.startTime);
+            }).observe({ type: "paint", buffered: true });
+            setTimeout(() => done(NaN), 3000);
+          });
+          return { check: window.__rowCheckAt, rowPaint: await window.__rowPaint, fcp, load: performance.getEntriesByType("navigation")[0].loadEventStart };
+        });
+        if (traceDir) await browser.stopTracing();
+        t.runs.push({ visible, ...r });
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+  const fmt = (runs, k) => {
+    const v = runs.map((r) => r[k]);
+    return `${k} ${Math.round(med(v))} (${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))})`;
+  };
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${visits} interleaved visits each; ms after navigation start, median (min–max)`);
+  for (const t of targets) console.log(`${t.name.padEnd(24)} ${["visible", "check", "rowPaint", "fcp", "load"].map((k) => fmt(t.runs, k)).join(" | ")}`);
+} finally {
+  for (const s of servers) {
+    s.proxy?.close();
+    if (!s.proc) continue;
+    const exited = s.proc.exitCode === null ? new Promise((done) => s.proc.once("exit", done)) : null;
+    s.proc.kill("SIGTERM");
+    await exited;
+    fs.rmSync(s.copy, { recursive: true, force: true });
+  }
+}
