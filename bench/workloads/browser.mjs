@@ -2,8 +2,9 @@ import { chromium } from "playwright";
 
 /**
  * Workload 7: the sidebar in real Chromium (the flags of playwright.config.ts): time from
- * navigation until the first row is visible (the median of `navigations` visits, each in a fresh
- * browser context, so one slow or fast visit is not the figure), most rows in the DOM, and long
+ * navigation until the first row is painted (Element Timing; the median of `navigations` visits,
+ * each in a fresh browser context, so one slow or fast visit is not the figure) and until a
+ * per-frame poll from Playwright sees it (later: the poll needs the CPU the page's scripts hold), most rows in the DOM, and long
  * tasks (> 50 ms, PerformanceObserver 'longtask') while scrolling the list to its end (last visit).
  */
 const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -18,12 +19,33 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
     await warm.getByTestId("thread-row").first().waitFor();
     await warm.close();
     const visits = [];
+    const paints = [];
     let page;
     for (let n = 0; n < navigations; n++) {
       await page?.context().close();
       page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
       await page.addInitScript(() => {
+        // When the first row's title was painted (Element Timing): the browser's own record, which
+        // the polled check below only approaches (it runs when Playwright gets the CPU to look).
+        window.__rowPaint = new Promise((done) => {
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) if (e.identifier === "first-row") done(e.renderTime || e.loadTime);
+          }).observe({ type: "element", buffered: true });
+          setTimeout(() => done(null), 30_000);
+        });
+        // The attribute goes on as the parser inserts the title, before its first paint.
+        new MutationObserver((records, observer) => {
+          for (const r of records) {
+            for (const n of r.addedNodes) {
+              const title = n.nodeType === 1 && (n.matches('[data-testid="thread-title"]') ? n : n.querySelector('[data-testid="thread-title"]'));
+              if (title) {
+                title.setAttribute("elementtiming", "first-row");
+                return observer.disconnect();
+              }
+            }
+          }
+        }).observe(document, { childList: true, subtree: true });
         window.__longTasks = [];
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) window.__longTasks.push({ at: e.startTime, ms: e.duration });
@@ -40,10 +62,16 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
           }, null, { polling: "raf", timeout: 60_000 })
         ).jsonValue(),
       );
+      const painted = await page.evaluate(() => window.__rowPaint);
+      if (painted == null) errors.push("no Element Timing entry for the first row");
+      else paints.push(painted);
     }
-    const sorted = [...visits].sort((a, b) => a - b);
-    const visibleMs = sorted[Math.floor((sorted.length - 1) / 2)];
-    const spread = `median of ${visits.length} visits, ${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)} ms`;
+    const median = (xs) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return { at: sorted[Math.floor((sorted.length - 1) / 2)], spread: `median of ${xs.length} visits, ${sorted[0]?.toFixed(0)}–${sorted.at(-1)?.toFixed(0)} ms` };
+    };
+    const { at: visibleMs, spread } = median(visits);
+    const paint = median(paints);
     // Server-rendered rows show before hydration: wait until the page is loaded and quiet (no long
     // task for 1 s), so hydration's work is not counted as scrolling.
     const scrollStart = await (
@@ -79,10 +107,11 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
     const scrolled = reachedEnd
       ? `reached the oldest of ${total} after ${screens} screens`
       : `${screens} screens in the ${capMs / 1000}s cap, ~${rowsPast} rows down, end not reached`;
-    rec.value("ui.visible", target, visibleMs, `${total} conversations; ${spread}; ${loadTasks} long tasks while the last one loaded and hydrated`);
+    rec.value("ui.painted", target, paint.at, `${total} conversations; ${paint.spread}; Element Timing of the first row's title`);
+    rec.value("ui.visible", target, visibleMs, `${spread}; polled by Playwright each frame; ${loadTasks} long tasks while the last one loaded and hydrated`);
     rec.value("ui.rows", target, Math.max(maxRows, loaded));
     rec.value("ui.longtasks", target, tasks.length, `${scrolled}; longest ${longest.toFixed(0)} ms`);
-    console.log(`  browser: first row ${visibleMs.toFixed(0)} ms (${spread}), ≤${maxRows} rows, ${tasks.length} long tasks (longest ${longest.toFixed(0)} ms), ${scrolled}`);
+    console.log(`  browser: first row painted at ${paint.at?.toFixed(0)} ms (${paint.spread}), seen by the poll at ${visibleMs.toFixed(0)} ms (${spread}), ≤${maxRows} rows, ${tasks.length} long tasks (longest ${longest.toFixed(0)} ms), ${scrolled}`);
   } finally {
     await browser.close();
   }
