@@ -38,6 +38,7 @@ const POSTGRES_SUITES = [
   "lib/server/auth/key-settings.test.ts",
   "lib/server/auth/local-to-accounts.test.ts",
   "lib/agent/process-lock.test.ts",
+  "lib/server/auth/accounts-host.test.ts",
   "lib/server/auth/isolation.test.ts",
   "lib/server/http/hardening.test.ts",
   "lib/server/titles/titles.test.ts",
