@@ -69,8 +69,11 @@ export function viaLoopback(req: Request): boolean {
  */
 export function unzippedOnLoopback(req: Request, res: Response): Response {
   const cache = res.headers.get("cache-control");
-  if (viaLoopback(req) && !/no-transform/i.test(cache ?? "")) res.headers.set("Cache-Control", cache ? `${cache}, no-transform` : "no-transform");
-  return res;
+  if (!viaLoopback(req) || /no-transform/i.test(cache ?? "")) return res;
+  // A new Response: one passed back from fetch (the forwarder's upstream answers) has immutable headers.
+  const headers = new Headers(res.headers);
+  headers.set("Cache-Control", cache ? `${cache}, no-transform` : "no-transform");
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
 export function hostAllowed(host: string | null, cfg: GuardConfig): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { guardConfigFromEnv } from "../auth/request-guard";
+import { guardConfigFromEnv, unzippedOnLoopback } from "../auth/request-guard";
 import { FORWARDED_IDENTITY_HEADER } from "../auth/forwarded-identity";
 import { remoteConfigFromEnv } from "./config";
 import { createForwarder } from "./forward";
@@ -54,6 +54,12 @@ describe("forwarder headers", () => {
     const search = (host: string) => fwd.serve(new Request("http://127.0.0.1:3000/api/langgraph/threads/search", { method: "POST", headers: { host, "Content-Type": "application/json" }, body: "{}" }));
     expect((await search("127.0.0.1:3000")).headers.get("cache-control")).toBe("private, no-transform");
     expect((await search("chat.example")).headers.get("cache-control")).toBe("private");
+    // An answer straight from fetch (a rename the LangGraph server refused is passed back as it
+    // came) has immutable headers: it is copied, never a TypeError and a 500.
+    const fromFetch = await fetch("data:application/json,%7B%22detail%22%3A%22not%20found%22%7D");
+    const copied = unzippedOnLoopback(new Request("http://127.0.0.1:3000/x", { headers: { host: "127.0.0.1:3000" } }), fromFetch);
+    expect(copied.headers.get("cache-control")).toBe("no-transform");
+    expect(await copied.json()).toEqual({ detail: "not found" });
   });
 
   it("an unreachable server is a clear 502, never a hang", async () => {
