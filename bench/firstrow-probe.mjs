@@ -25,6 +25,7 @@ import path from "node:path";
 import { chromium } from "playwright";
 import { sleep } from "./lib/stats.mjs";
 import { freePort, root } from "./lib/targets.mjs";
+import { firstRowSeen, recordFirstRowPaint } from "./workloads/browser.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const dataDir = path.resolve(arg("data", "/tmp/threadline-sidebar-probe"));
@@ -96,26 +97,8 @@ try {
       for (const t of targets) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const page = await context.newPage();
+        await page.addInitScript(recordFirstRowPaint);
         await page.addInitScript(() => {
-          // Element Timing for the first row: the attribute is set as the parser inserts it.
-          window.__rowPaint = new Promise((done) => {
-            new PerformanceObserver((list) => {
-              for (const e of list.getEntries()) if (e.identifier === "first-row") done(e.renderTime || e.loadTime);
-            }).observe({ type: "element", buffered: true });
-            setTimeout(() => done(NaN), 10_000);
-          });
-          // (Text is timed on the element holding it: the row's title.)
-          new MutationObserver((records, observer) => {
-            for (const r of records) {
-              for (const n of r.addedNodes) {
-                const title = n.nodeType === 1 && (n.matches('[data-testid="thread-title"]') ? n : n.querySelector?.('[data-testid="thread-title"]'));
-                if (title) {
-                  title.setAttribute("elementtiming", "first-row");
-                  return observer.disconnect();
-                }
-              }
-            }
-          }).observe(document, { childList: true, subtree: true });
           const query = Document.prototype.querySelector;
           Document.prototype.querySelector = function (selector) {
             if (String(selector).includes("thread-row")) window.__rowCheckAt = performance.now();
@@ -127,13 +110,7 @@ try {
           await browser.startTracing(page, { path: path.join(traceDir, `${targets.indexOf(t)}-${i}.json`), categories: TRACE_CATEGORIES });
         }
         await page.goto(t.url, { waitUntil: "commit" });
-        const visible = await (
-          await page.waitForFunction(() => {
-            const row = document.querySelector('[data-testid="thread-row"]');
-            const box = row?.getBoundingClientRect();
-            return box && box.height > 0 && box.bottom > 0 ? performance.now() : false;
-          }, null, { polling: "raf", timeout: 60_000 })
-        ).jsonValue();
+        const visible = await firstRowSeen(page);
         await page.waitForLoadState("load");
         const r = await page.evaluate(async () => {
           // The paint entry is queued after the frame is presented, which can be after `load`.

@@ -9,6 +9,43 @@ import { chromium } from "playwright";
  */
 const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
+/**
+ * In the page, before it loads (addInitScript): `window.__rowPaint` resolves to when the first
+ * row's title was painted (Element Timing), NaN after 30 s without it — the browser's own record,
+ * which a poll from Playwright only approaches (it runs when Playwright gets the CPU to look).
+ */
+export function recordFirstRowPaint() {
+  window.__rowPaint = new Promise((done) => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === "first-row") done(e.renderTime || e.loadTime);
+    }).observe({ type: "element", buffered: true });
+    setTimeout(() => done(NaN), 30_000);
+  });
+  // The attribute goes on as the parser inserts the title, before its first paint (text is timed
+  // on the element holding it).
+  new MutationObserver((records, observer) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        const title = n.nodeType === 1 && (n.matches('[data-testid="thread-title"]') ? n : n.querySelector('[data-testid="thread-title"]'));
+        if (title) {
+          title.setAttribute("elementtiming", "first-row");
+          return observer.disconnect();
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** ms after navigation start when a per-frame poll first saw a row with a box on screen. */
+export async function firstRowSeen(page) {
+  const at = await page.waitForFunction(() => {
+    const row = document.querySelector('[data-testid="thread-row"]');
+    const box = row?.getBoundingClientRect();
+    return box && box.height > 0 && box.bottom > 0 ? performance.now() : false;
+  }, null, { polling: "raf", timeout: 60_000 });
+  return at.jsonValue();
+}
+
 export async function runBrowser(target, { total, oldestTitle, capMs, navigations = 5 }, rec) {
   const errors = [];
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
@@ -25,27 +62,8 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
       await page?.context().close();
       page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
+      await page.addInitScript(recordFirstRowPaint);
       await page.addInitScript(() => {
-        // When the first row's title was painted (Element Timing): the browser's own record, which
-        // the polled check below only approaches (it runs when Playwright gets the CPU to look).
-        window.__rowPaint = new Promise((done) => {
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) if (e.identifier === "first-row") done(e.renderTime || e.loadTime);
-          }).observe({ type: "element", buffered: true });
-          setTimeout(() => done(null), 30_000);
-        });
-        // The attribute goes on as the parser inserts the title, before its first paint.
-        new MutationObserver((records, observer) => {
-          for (const r of records) {
-            for (const n of r.addedNodes) {
-              const title = n.nodeType === 1 && (n.matches('[data-testid="thread-title"]') ? n : n.querySelector('[data-testid="thread-title"]'));
-              if (title) {
-                title.setAttribute("elementtiming", "first-row");
-                return observer.disconnect();
-              }
-            }
-          }
-        }).observe(document, { childList: true, subtree: true });
         window.__longTasks = [];
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) window.__longTasks.push({ at: e.startTime, ms: e.duration });
@@ -53,17 +71,9 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
       });
       await page.goto(`${target.baseUrl}/`, { waitUntil: "commit" });
       // performance.now() in the page counts from navigation start.
-      visits.push(
-        await (
-          await page.waitForFunction(() => {
-            const row = document.querySelector('[data-testid="thread-row"]');
-            const box = row?.getBoundingClientRect();
-            return box && box.height > 0 && box.bottom > 0 ? performance.now() : false;
-          }, null, { polling: "raf", timeout: 60_000 })
-        ).jsonValue(),
-      );
+      visits.push(await firstRowSeen(page));
       const painted = await page.evaluate(() => window.__rowPaint);
-      if (painted == null) errors.push("no Element Timing entry for the first row");
+      if (!Number.isFinite(painted)) errors.push("no Element Timing entry for the first row");
       else paints.push(painted);
     }
     const median = (xs) => {
