@@ -8,32 +8,23 @@
 //   node bench/scripts/gzip-loopback.mjs [--data=DATA_DIR] [--seed=N]
 //
 // Needs a build (`npx next build`). --seed makes N titled threads first (create + updateState).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
-import { Client } from "@langchain/langgraph-sdk";
-import { freePort, root } from "../lib/targets.mjs";
+import { startTarget } from "../lib/targets.mjs";
 import { label } from "../workloads/scale.mjs";
-import { p50, pool, sleep } from "../lib/stats.mjs";
+import { p50, pool } from "../lib/stats.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const dataDir = path.resolve(arg("data", "/tmp/tl-gzip-loopback"));
 const seed = Number(arg("seed", "0"));
 fs.mkdirSync(dataDir, { recursive: true });
-const port = await freePort();
+const target = await startTarget("threadline", { DATA_DIR: dataDir, THREADLINE_ALLOWED_HOSTS: "bench.example" });
+const port = new URL(target.baseUrl).port;
 const remoteHost = `bench.example:${port}`;
-const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
-  cwd: root,
-  env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", THREADLINE_AUTH: "local", THREADLINE_ALLOWED_HOSTS: "bench.example" },
-  stdio: "ignore",
-  detached: true,
-});
 try {
-  const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
-  for (let t = Date.now(); !(await fetch(`${apiUrl}/info`).then((r) => r.ok, () => false)); await sleep(200)) if (Date.now() - t > 60_000) throw new Error("server did not start");
-  const sdk = new Client({ apiUrl, callerOptions: { maxRetries: 0 } });
+  const sdk = target.client;
   let next = 0;
   await pool(seed, 8, async () => {
     const i = next++;
@@ -84,5 +75,5 @@ try {
   }
   for (const [name, xs] of Object.entries(rounds)) console.log(`${name.padEnd(28)} p50 per round: ${xs.map((x) => x.toFixed(2)).join(" ")} ms`);
 } finally {
-  process.kill(-child.pid, "SIGTERM");
+  await target.stop();
 }
