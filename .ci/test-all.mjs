@@ -20,6 +20,7 @@ delete env.TEST_DATABASE_URL;
 const POSTGRES_SUITES = [
   "lib/server/store/threads.test.ts",
   "lib/server/store/title-search.test.ts",
+  "lib/server/remote/title-scan.test.ts",
   "lib/server/store/list-order.test.ts",
   "lib/server/store/history-paging.test.ts",
   "lib/server/store/search-plan.test.ts",

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
-import { usesStandardApi } from "@/lib/client/api-flavor";
+import { standardSearchScan, usesStandardApi } from "@/lib/client/api-flavor";
 import { threadIdFromPath, useActiveThreadId } from "@/lib/client/use-active-thread";
 import { useDebounced } from "@/lib/client/use-debounced";
 import { useRowActions } from "@/lib/client/use-row-actions";
@@ -68,6 +68,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const [history, setHistory] = useState<{ id: string; open: boolean } | null>(null);
   const historyReturn = useRef<HTMLElement | null>(null);
   const standardApi = usesStandardApi();
+  const searchScan = standardSearchScan();
 
   const actions = useMemo<RowActions>(
     () => ({
@@ -234,6 +235,12 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         {!query.isPending && model.rows.length === 0 ? (
           <p className="px-2 py-6 text-center text-sm text-neutral-600 dark:text-neutral-400" data-testid="list-empty">
             {searching ? `No titles match “${search}”` : "No conversations yet"}
+          </p>
+        ) : null}
+        {searching && searchScan !== null && !query.isPending && !hasNextPage ? (
+          <p className="px-2 py-2 text-xs text-neutral-600 dark:text-neutral-400" data-testid="search-scope">
+            Searched current titles only, of up to the {searchScan.toLocaleString("en-US")} most recently updated
+            conversations: the LangGraph server this app runs on cannot search titles itself.
           </p>
         ) : null}
       </div>

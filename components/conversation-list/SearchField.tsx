@@ -1,10 +1,6 @@
 "use client";
 import type { RefObject } from "react";
 import { CloseIcon, SearchIcon } from "@/components/ui/icons";
-import { Tooltip } from "@/components/ui/tooltip";
-import { usesStandardApi } from "@/lib/client/api-flavor";
-
-export const SEARCH_NOT_OFFERED = "Title search needs Threadline's API; the LangGraph server this app runs on cannot search titles";
 
 interface SearchFieldProps {
   value: string;
@@ -12,25 +8,8 @@ interface SearchFieldProps {
   inputRef: RefObject<HTMLInputElement | null>;
 }
 
-/** Title search box (server-side `$title_search`); Ctrl/Cmd+K focuses it. */
+/** Title search box (`$title_search`, answered by the server; in front of a LangGraph server by our forwarder); Ctrl/Cmd+K focuses it. */
 export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
-  // A LangGraph server's thread search matches metadata/values exactly, never part of a title.
-  if (usesStandardApi()) {
-    return (
-      <Tooltip content={SEARCH_NOT_OFFERED} side="bottom">
-        <div className="relative" tabIndex={0} data-testid="thread-search-unavailable" aria-label={SEARCH_NOT_OFFERED}>
-          <SearchIcon className="pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-neutral-400" />
-          <input
-            type="search"
-            disabled
-            aria-label="Search conversation titles (not available)"
-            placeholder="Search titles"
-            className="pointer-events-none min-h-11 w-full rounded-md border border-neutral-200 bg-neutral-50 py-1.5 pl-8 text-sm text-neutral-500 md:min-h-0 dark:border-neutral-800 dark:bg-neutral-900"
-          />
-        </div>
-      </Tooltip>
-    );
-  }
   return (
     <div className="relative">
       <SearchIcon className="pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-neutral-500" />

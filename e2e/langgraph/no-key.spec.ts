@@ -3,8 +3,8 @@ import path from "node:path";
 import { expect, fallbackTitle, test } from "../support";
 
 // Only under playwright.langgraph.config.ts (the app in front of langgraph dev). The LangSmith key
-// the Next server sends upstream must never reach the browser, and the Threadline-only features
-// say why they are unavailable instead of failing.
+// the Next server sends upstream must never reach the browser, title search still works (answered by
+// the Next server), and the other Threadline-only features say why they are unavailable.
 const KEY = process.env.LG_E2E_KEY ?? "";
 
 test("no response the browser gets, and no page's HTML, contains the server's key", async ({ page, chat, sidebar }) => {
@@ -33,22 +33,29 @@ test("no response the browser gets, and no page's HTML, contains the server's ke
   for (const url of ["/", `/c/${id}`]) expect(await (await page.request.get(url)).text()).not.toContain(KEY);
 });
 
-test("title search, title history and regenerate say why they are unavailable", async ({ page, chat, sidebar }) => {
+test("title search finds part of a title, and says how far it looked; history and regenerate say why they are unavailable", async ({ page, chat, sidebar }) => {
+  const other = await chat.startConversation("Which houseplants like bright kitchens?");
+  await chat.waitForAnswerToFinish();
   const id = await chat.startConversation("Recommend a good beginner telescope");
   await chat.waitForAnswerToFinish();
-  await sidebar.rename(id, "Telescopes");
+  await sidebar.rename(id, "Télescopes for beginners");
   await expect(sidebar.rowLock(id)).toBeVisible();
-  await expect(page.getByTestId("title-announcer")).toContainText("Telescopes");
-
-  await expect(sidebar.search).toHaveCount(0);
+  await expect(page.getByTestId("title-announcer")).toContainText("Télescopes for beginners");
   // No "Renamed to …" toast with Undo (restore is a Threadline route); the embedded run shows one
   // at this point (e2e/11-title-history.spec.ts).
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
 
-  const search = page.getByTestId("thread-search-unavailable");
-  // Keyboard focus (the rename left focus, and so its tooltip, on the row): the reason shows too.
-  await search.focus();
-  await expect(page.getByTestId("tooltip").filter({ hasText: "cannot search titles" }).first()).toBeVisible();
+  // A LangGraph server cannot search titles: the Next server reads its newest threads and
+  // matches them as our own index would (a word's start, accents and case folded).
+  await sidebar.search.fill("telesc begin");
+  await expect(sidebar.rowTitle(id)).toHaveText("Télescopes for beginners");
+  await expect(sidebar.row(other)).toHaveCount(0);
+  await expect(page.getByTestId("search-scope")).toContainText("5,000 most recently updated");
+  await sidebar.search.fill("lescopes");
+  await expect(page.getByTestId("list-empty")).toContainText("No titles match");
+  await sidebar.search.fill("");
+  await expect(sidebar.row(other)).toBeVisible();
+  await expect(page.getByTestId("search-scope")).toHaveCount(0);
 
   await sidebar.openMenu(id);
   const regenerate = page.getByTestId("menu-regenerate");
@@ -57,7 +64,7 @@ test("title search, title history and regenerate say why they are unavailable", 
   await expect(page.getByTestId("tooltip").filter({ hasText: "Not offered by the LangGraph server" }).first()).toBeVisible();
   await page.keyboard.press("Enter"); // choosing it does nothing: the menu stays, the pin stays
   await expect(regenerate).toBeVisible();
-  await expect(sidebar.rowTitle(id)).toHaveText("Telescopes");
+  await expect(sidebar.rowTitle(id)).toHaveText("Télescopes for beginners");
   await page.keyboard.press("Escape");
 
   const history = page.getByTestId("header-title-history");

@@ -1,4 +1,4 @@
-import { remoteApiSetting } from "@/lib/remote-api-setting";
+import { remoteApiSetting, remoteSearchScanSetting } from "@/lib/remote-api-setting";
 
 /**
  * Which API the app talks to. Threadline's own API has extensions (lean list with `extract`,
@@ -16,4 +16,16 @@ export const NOT_OFFERED = "Not offered by the LangGraph server this app runs on
 export function usesStandardApi(): boolean {
   if (typeof document === "undefined") return remoteApiSetting() != null;
   return document.documentElement.dataset.api === "standard";
+}
+
+/**
+ * In front of a LangGraph server, how many of its most recently updated threads a title search
+ * reads (THREADLINE_REMOTE_SEARCH_SCAN; the `data-search-scan` attribute in the browser); null on
+ * Threadline's own API, whose search covers every thread.
+ */
+export function standardSearchScan(): number | null {
+  if (!usesStandardApi()) return null;
+  if (typeof document === "undefined") return remoteSearchScanSetting();
+  const n = Number(document.documentElement.dataset.searchScan);
+  return Number.isInteger(n) && n > 0 ? n : null;
 }

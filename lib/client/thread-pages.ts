@@ -51,7 +51,7 @@ export async function fetchThreadPage(
   opts: { limit?: number; signal?: AbortSignal; starredOnly?: boolean } = {},
 ): Promise<ThreadPage> {
   const limit = opts.limit ?? PAGE_SIZE;
-  if (usesStandardApi()) return fetchStandardPage(client, param, limit, opts);
+  if (usesStandardApi()) return fetchStandardPage(client, param, search, limit, opts);
   const asOf = param.asOf || serverNowIso();
   const metadata: Record<string, unknown> = { $as_of: asOf };
   if (search.trim()) metadata.$title_search = search.trim();
@@ -99,23 +99,28 @@ export async function fetchThreadRowPage(client: Client, threadId: string, signa
 
 /**
  * The list on a LangGraph server (LANGGRAPH_API_URL): standard rows. Such a server has no
- * `activity_at` or `$as_of`, and its metadata filter is equality only, so the order is
- * `updated_at` (a rename moves a row up) and there is no title search. The title comes from
- * `extract` where the server honours it, else from `values` (standard-search.ts).
+ * `activity_at` or `$as_of`, so the order is `updated_at` (a rename moves a row up). Its metadata
+ * filter is equality only: `$title_search` is answered by our Next server, which reads that
+ * server's newest threads and matches their titles (lib/server/remote/title-scan.ts). The title
+ * comes from `extract` where the server honours it, else from `values` (standard-search.ts).
  */
 async function fetchStandardPage(
   client: Client,
   param: PageParam,
+  search: string,
   limit: number,
   opts: { signal?: AbortSignal; starredOnly?: boolean },
 ): Promise<ThreadPage> {
   const fetchedAt = Date.now();
+  const metadata: Record<string, unknown> = {};
+  if (search.trim()) metadata.$title_search = search.trim();
+  if (opts.starredOnly) metadata.starred = true;
   const threads = await searchStandardThreads(client, {
     sortBy: "updated_at",
     sortOrder: "desc",
     limit,
     offset: param.offset,
-    ...(opts.starredOnly ? { metadata: { starred: true } } : {}),
+    ...(Object.keys(metadata).length ? { metadata } : {}),
     signal: opts.signal,
   });
   const rows = threads.map(toThreadRow).filter((r): r is ThreadRow => r !== null);

@@ -34,6 +34,7 @@ beforeAll(async () => {
     },
     rename: (c, id, title) => c.threads.updateState(id, { values: { title, title_source: { kind: "user" } } }),
     threadlineRoutes: false,
+    titleSearch: "none",
   };
 }, 100_000);
 

@@ -15,8 +15,13 @@ export interface IsolationTarget {
   keyB: string;
   /** How this server renames (the embedded API pins `{ title }`; langgraph dev takes the source too). */
   rename(client: Client, threadId: string, title: string): Promise<unknown>;
-  /** Our own routes (title/*) and `$title_search`: only the embedded API has them. */
+  /** Our own routes (title/*): only the embedded API has them. */
   threadlineRoutes: boolean;
+  /**
+   * `$title_search`: over current and former titles, with counts (the embedded API); over current
+   * titles, searches only (our forwarder in front of a LangGraph server); or not at all (such a server itself).
+   */
+  titleSearch: "all-titles" | "current-titles" | "none";
 }
 
 const TEXT = "Plan a weekend in Porto with good food";
@@ -134,7 +139,13 @@ export async function expectSearchesIsolated(t: IsolationTarget, aId: string) {
   expect(ids(await t.b.threads.search({ metadata: { topic: "porto-trip" }, limit: 100 }))).toEqual([mine.thread_id]);
   expect(ids(await t.a.threads.search({ metadata: { topic: "porto-trip" }, limit: 100 }))).toContain(aId);
   expect(await t.b.threads.count({ metadata: { topic: "porto-trip" } })).toBe(1);
-  if (t.threadlineRoutes) {
+  if (t.titleSearch === "current-titles") {
+    // A finds its thread by its current title; B finds nothing by it, nor by the former one.
+    expect(ids(await t.a.threads.search({ metadata: { $title_search: "lisb" }, limit: 100 }))).toContain(aId);
+    expect(ids(await t.b.threads.search({ metadata: { $title_search: "lisb" }, limit: 100 }))).toEqual([]);
+    expect(ids(await t.b.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toEqual([]);
+  }
+  if (t.titleSearch === "all-titles") {
     // "Porto" is only in A's former (fallback) title; A finds it, B must not.
     expect(ids(await t.a.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toContain(aId);
     expect(ids(await t.b.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toEqual([]);

@@ -22,6 +22,7 @@ beforeEach(async () => {
     },
     rename: (client, id, title) => client.threads.updateState(id, { values: { title } }),
     threadlineRoutes: true,
+    titleSearch: "all-titles",
   };
 });
 afterEach(() => h.close());

@@ -32,6 +32,7 @@ beforeEach(async () => {
     raw,
     rename: (client, id, title) => client.threads.updateState(id, { values: { title } }),
     threadlineRoutes: true,
+    titleSearch: "all-titles",
   };
 });
 afterEach(() => h.close());

@@ -1,4 +1,4 @@
-import { remoteApiSetting } from "@/lib/remote-api-setting";
+import { remoteApiSetting, remoteSearchScanSetting } from "@/lib/remote-api-setting";
 import { authModeFromEnv, type AuthMode } from "../auth/identity";
 import { forwardSecretFromEnv } from "../auth/forwarded-identity";
 import { guardConfigFromEnv, type GuardConfig } from "../auth/request-guard";
@@ -13,6 +13,8 @@ export interface RemoteConfig {
   /** `THREADLINE_FORWARD_SECRET`: signs the forwarded identity (required with accounts). */
   secret: string | null;
   guard: GuardConfig;
+  /** THREADLINE_REMOTE_SEARCH_SCAN: at most this many threads read per title search (title-scan.ts). */
+  searchScan: number;
 }
 
 /** null when LANGGRAPH_API_URL is unset (the embedded API serves). Bad values stop the server. */
@@ -39,5 +41,6 @@ export function remoteConfigFromEnv(env: Readonly<Record<string, string | undefi
     mode,
     secret,
     guard: guardConfigFromEnv(env),
+    searchScan: remoteSearchScanSetting(env),
   };
 }

@@ -39,7 +39,7 @@ const sdk = () => new Client({ apiUrl: `${ORIGIN}/api/langgraph`, callerOptions:
 beforeAll(async () => {
   server = await startLanggraphDev({ OFFLINE_MODEL_DELAY_MS: "40" });
   fwd = createForwarder(
-    { apiUrl: server.apiUrl, apiKey: KEY, mode: "local", secret: null, guard: guardConfigFromEnv({}) },
+    { apiUrl: server.apiUrl, apiKey: KEY, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
     {
       fetch: (input, init) => {
         upstreamCalls.push({ url: String(input), headers: new Headers(init?.headers), signal: init?.signal });
@@ -205,7 +205,7 @@ describe("the forwarder in front of langgraph dev", () => {
     expect((await upstream.threads.getState<{ title: string }>(thread.thread_id)).values.title).not.toBe("Harbour nights");
     // Web server #2 on the same DATA_DIR takes it up at start and writes it.
     const journal = openRenameJournal(path.join(dataDir, "pending-renames.sqlite"));
-    const next = createForwarder({ apiUrl: server!.apiUrl, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}) }, { journal });
+    const next = createForwarder({ apiUrl: server!.apiUrl, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 }, { journal });
     expect(next.renames.size).toBe(1);
     expect(await next.renames.settled(thread.thread_id)).toBe(true);
     const after = await upstream.threads.getState<{ title: string; title_source: unknown }>(thread.thread_id);

@@ -11,7 +11,7 @@ describe("forwarder headers", () => {
   it("rewrites Location / Content-Location to our API root and drops hop and cookie headers", async () => {
     const seen: Headers[] = [];
     const fwd = createForwarder(
-      { apiUrl: "http://up.example/lg", apiKey: "k-123", mode: "local", secret: null, guard: guardConfigFromEnv({}) },
+      { apiUrl: "http://up.example/lg", apiKey: "k-123", mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
       {
         fetch: async (_url, init) => {
           seen.push(new Headers(init?.headers));
@@ -48,7 +48,7 @@ describe("forwarder headers", () => {
 
   it("a browser on this machine gets forwarded JSON with no-transform (Next then sends it unzipped), another host as the server sent it", async () => {
     const fwd = createForwarder(
-      { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example" }) },
+      { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example" }), searchScan: 5000 },
       { fetch: async () => Response.json([], { headers: { "Cache-Control": "private" } }) },
     );
     const search = (host: string) => fwd.serve(new Request("http://127.0.0.1:3000/api/langgraph/threads/search", { method: "POST", headers: { host, "Content-Type": "application/json" }, body: "{}" }));
@@ -64,7 +64,7 @@ describe("forwarder headers", () => {
 
   it("an unreachable server is a clear 502, never a hang", async () => {
     const fwd = createForwarder(
-      { apiUrl: "http://127.0.0.1:9", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}) },
+      { apiUrl: "http://127.0.0.1:9", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
       { fetch: async () => Promise.reject(new TypeError("fetch failed")) },
     );
     const res = await fwd.handle(new Request("http://127.0.0.1:3000/api/langgraph/info"));
@@ -78,5 +78,11 @@ describe("forwarder headers", () => {
     expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "ftp://x" })).toThrow(/http\(s\)/);
     expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "not a url" })).toThrow(/absolute/);
     expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://x", THREADLINE_AUTH: "accounts" })).toThrow(/THREADLINE_FORWARD_SECRET/);
+    // How far a title search reads (title-scan.ts): 5,000 unless set; a bad value stops the start.
+    expect(remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://x" })?.searchScan).toBe(5000);
+    expect(remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://x", THREADLINE_REMOTE_SEARCH_SCAN: " 20000 " })?.searchScan).toBe(20000);
+    for (const bad of ["99", "100001", "5e3.5", "lots", "-1"]) {
+      expect(() => remoteConfigFromEnv({ LANGGRAPH_API_URL: "http://x", THREADLINE_REMOTE_SEARCH_SCAN: bad })).toThrow(/THREADLINE_REMOTE_SEARCH_SCAN must be a whole number/);
+    }
   });
 });

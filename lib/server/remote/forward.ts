@@ -7,6 +7,7 @@ import type { RemoteConfig } from "./config";
 import type { RenameJournal } from "../store/rename-journal";
 import { PendingRenames, renameOf } from "./pending-renames";
 import { createUpstreamFetch, type UpstreamFetch } from "./upstream";
+import { scanTitles, titleScanOf, UpstreamAnswer } from "./title-scan";
 
 /**
  * `/api/langgraph/*` forwarded to an external LangGraph server (LANGGRAPH_API_URL). The browser
@@ -61,6 +62,8 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
       if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);
       if (rename) return await renames.rename(decodeURIComponent(STATE_UPDATE.exec(path)![1]), rename.values, who);
+      const scan = req.method === "POST" && path === "/threads/search" && body ? titleScanOf(parseOrNull(body)) : null;
+      if (scan) return await searchTitles(req, scan, who);
       const res = await upstream(
         `${path}${url.search}`,
         { method: req.method, headers: req.headers, body: body && body.byteLength ? new Blob([body as BlobPart]) : undefined, signal: req.signal },
@@ -76,6 +79,24 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       if ((err as { name?: string }).name === "AbortError") return new Response(null, { status: 499 });
       console.error("[remote] LangGraph server unreachable", err);
       return jsonResponse({ detail: "The LangGraph server behind this app is unreachable" }, 502);
+    }
+  }
+
+  /** `$title_search`, which a LangGraph server lacks: its thread list read and matched here (title-scan.ts). */
+  async function searchTitles(req: Request, scan: NonNullable<ReturnType<typeof titleScanOf>>, who: ThreadlineUser | null): Promise<Response> {
+    try {
+      const rows = await scanTitles(scan, config.searchScan, async (query) => {
+        const res = await upstream("/threads/search", { method: "POST", headers: req.headers, body: JSON.stringify(query), signal: req.signal }, who);
+        if (!res.ok) throw new UpstreamAnswer(res);
+        const page: unknown = await res.json();
+        if (!Array.isArray(page)) throw new UpstreamAnswer(jsonResponse({ detail: "The LangGraph server answered a thread search with something other than a list" }, 502));
+        renames.overlayBody(page, null);
+        return page;
+      });
+      return jsonResponse(rows);
+    } catch (err) {
+      if (err instanceof UpstreamAnswer) return passBack(err.response, req.method);
+      throw err;
     }
   }
 

@@ -36,7 +36,7 @@ const statusOf = async (p: Promise<unknown>) => p.then(() => 200, (e: { status?:
 
 beforeAll(async () => {
   server = await startLanggraphDev({ THREADLINE_AUTH: "accounts", THREADLINE_FORWARD_SECRET: SECRET, DATA_DIR: dir });
-  fwd = createForwarder({ apiUrl: server.apiUrl, apiKey: null, mode: "accounts", secret: SECRET, guard: guardConfigFromEnv({}) }, { resolveUser });
+  fwd = createForwarder({ apiUrl: server.apiUrl, apiKey: null, mode: "accounts", secret: SECRET, guard: guardConfigFromEnv({}), searchScan: 5000 }, { resolveUser });
 }, 100_000);
 
 afterAll(() => {

@@ -105,6 +105,15 @@ export class PendingRenames {
   async overlay(res: Response, threadId: string | null): Promise<Response> {
     if (this.waiting.size === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
     const body: unknown = await res.json();
+    this.overlayBody(body, threadId);
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(body), { status: res.status, headers });
+  }
+
+  /** overlay on a parsed answer (one thread or a search's array), in place. */
+  overlayBody(body: unknown, threadId: string | null): void {
+    if (this.waiting.size === 0) return;
     const patch = (t: unknown) => {
       const o = t as { thread_id?: unknown; values?: Record<string, unknown> | null; extracted?: unknown } | null;
       const id = threadId ?? (typeof o?.thread_id === "string" ? o.thread_id : null);
@@ -118,9 +127,6 @@ export class PendingRenames {
     };
     if (Array.isArray(body)) body.forEach(patch);
     else patch(body);
-    const headers = new Headers(res.headers);
-    headers.delete("content-length");
-    return new Response(JSON.stringify(body), { status: res.status, headers });
   }
 
   /** Resolves when the thread's pending rename is written (true) or given up (false); tests await it. */

@@ -99,6 +99,7 @@ beforeAll(async () => {
     // A plain `{ title }`: the forwarder turns it into the pinned rename the LangGraph server takes.
     rename: (client, id, title) => client.threads.updateState(id, { values: { title } }),
     threadlineRoutes: false,
+    titleSearch: "current-titles",
   };
 }, 120_000);
 

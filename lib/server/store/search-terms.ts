@@ -61,11 +61,12 @@ export const SEARCH_TOKENIZER = `ascii tokenchars '!"#$%&''()*+,-./:;<=>?@[\\]^_
 
 /**
  * Case and (Latin) diacritic folding, in JS for both dialects so the index, the query and the
- * broad plan's per-row test fold alike; control characters are dropped (titles are sanitised of
- * them already; this keeps a stray one from splitting a term in one place and not another).
+ * broad plan's per-row test fold alike; control characters and lone surrogates are dropped (titles
+ * are sanitised of both already; a stray control would split a term in one place and not another,
+ * and a lone surrogate in a query reached SQLite as a character that matched every title).
  */
 export function foldTerm(term: string): string {
-  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase().replace(/\p{Cc}/gu, "");
+  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase().replace(/[\p{Cc}\p{Cs}]/gu, "");
 }
 
 /** The terms stored per revision, folded, space-separated (the same on both dialects). */
@@ -76,6 +77,18 @@ export function searchTerms(title: string): string {
 /** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */
 export function queryWords(text: string): string[] {
   return chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * Does this title match these query words (queryWords)? Each word must be a prefix of one of the
+ * title's terms: the index's answer, reached in JS, for a server that has no index of ours (the
+ * forwarder's scan of a LangGraph server, lib/server/remote/title-scan.ts). No words, no match.
+ */
+export function titleMatches(title: string, words: readonly string[]): boolean {
+  if (!words.length) return false;
+  // Terms hold no space, so " word" occurs exactly where a term starts with word (as search-sql's instr).
+  const terms = ` ${searchTerms(title)}`;
+  return words.every((w) => terms.includes(` ${w}`));
 }
 
 /**

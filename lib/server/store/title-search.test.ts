@@ -60,6 +60,9 @@ describe("$title_search: symbols, emoji and scripts", () => {
     expect(await find('"hi"')).toEqual([quoted]);
     expect(await find("hi*")).toEqual([quoted]);
     expect(await find('" OR "')).toEqual([]);
+    // A lone surrogate is no character of any title: it reached SQLite as one that matched them all.
+    expect(await find("\ud804")).toEqual([]);
+    expect(await find("hi \udc00")).toEqual([quoted]);
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "grapheme", maxLength: 40 }), async (text) => {
         const res = await h.fetch("/threads/search", {
