@@ -6,8 +6,11 @@ import type { RunEvent } from "../http/sse";
 export type CancelAction = "interrupt" | "rollback";
 type Listener = (event: RunEvent | null) => void;
 
-/** Token events: the only ones the replay buffer may drop, since `values` snapshots carry their text. */
-const isTokenEvent = (event: string) => event === "messages" || event.startsWith("messages|");
+/**
+ * Token events (`messages`, `messages|<ns>`): the only ones the replay buffer may drop, since
+ * `values` snapshots carry their text, and the only ones run-stream.ts lets share an SSE chunk.
+ */
+export const isTokenEvent = (event: string) => event === "messages" || event.startsWith("messages|");
 
 /**
  * One run in memory: its event buffer (for join / Last-Event-ID replay) and its subscribers.

@@ -1,4 +1,4 @@
-import type { LiveRun } from "./live-run";
+import { isTokenEvent, type LiveRun } from "./live-run";
 import { HEARTBEAT, encodeEvent, sseHeaders, type RunEvent } from "../http/sse";
 
 const HEARTBEAT_MS = 10_000;
@@ -28,8 +28,6 @@ function wanted(modes: string[] | undefined) {
   };
 }
 
-/** Token events: the only ones that may share an SSE chunk (write) with others. */
-const isTokenEvent = (e: RunEvent) => e.event === "messages" || e.event.startsWith("messages|");
 
 /** Each event is encoded once, however many subscribers it goes to. */
 const encoded = new WeakMap<RunEvent, Uint8Array>();
@@ -117,7 +115,7 @@ export function runStreamResponse(run: LiveRun, opts: RunStreamOptions & { maxQu
         unsubscribe = run.subscribe(opts.afterId, (e) => {
           if (closed) return;
           if (e === null) ended = true;
-          else if (filter(e)) queue.push({ bytes: bytesOf(e), mergeable: isTokenEvent(e) });
+          else if (filter(e)) queue.push({ bytes: bytesOf(e), mergeable: isTokenEvent(e.event) });
           if (queue.length > maxQueued) {
             queue.length = 0;
             ended = true;
