@@ -116,11 +116,13 @@ async function waitUntilUp(child, url, log, ms) {
 
 /**
  * Starts one target: kind "threadline" or "langgraph-dev", with extra env (model settings).
- * Returns { name, apiUrl, client, rssMb(), stop() }.
+ * Options: nodeArgs (Threadline only), dataDir (the caller's, kept at stop; else a temp folder,
+ * removed), onOutput(line) for every line the server prints (only a tail is kept otherwise).
+ * Returns { name, apiUrl, client, pid, rssMb(), stop() }.
  */
-export async function startTarget(kind, env = {}, { nodeArgs = [] } = {}) {
+export async function startTarget(kind, env = {}, { nodeArgs = [], dataDir: ownDataDir, onOutput } = {}) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `threadline-bench-${kind}-`));
+  const dataDir = ownDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `threadline-bench-${kind}-`));
   const devState = path.join(root, ".langgraph_api");
   let cmd;
   let args;
@@ -146,8 +148,16 @@ export async function startTarget(kind, env = {}, { nodeArgs = [] } = {}) {
   const keep = (d) => {
     output = (output + d).slice(-20_000);
   };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = "";
+    stream.on("data", (d) => {
+      keep(d);
+      if (!onOutput) return;
+      const lines = (partial + d).split("\n");
+      partial = lines.pop();
+      for (const line of lines) onOutput(line);
+    });
+  }
   const stop = async () => {
     if (child.exitCode == null && child.pid) {
       try {
@@ -158,7 +168,7 @@ export async function startTarget(kind, env = {}, { nodeArgs = [] } = {}) {
       for (let i = 0; i < 50 && child.exitCode == null; i++) await sleep(100);
       if (child.exitCode == null) process.kill(-child.pid, "SIGKILL");
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     if (kind !== "threadline") fs.rmSync(devState, { recursive: true, force: true });
   };
   try {
@@ -173,6 +183,7 @@ export async function startTarget(kind, env = {}, { nodeArgs = [] } = {}) {
     baseUrl: `http://127.0.0.1:${port}`,
     apiUrl,
     client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
+    pid: child.pid,
     rssMb: () => treeRssMb(child.pid),
     cpuSeconds: () => treeCpuSeconds(child.pid),
     log: () => output,

@@ -9,12 +9,10 @@
 //   node bench/scripts/growth.mjs [--steps=2000,10000,20000,40000] [--data=/tmp/tl-growth]
 //
 // Needs a build (`npx next build`). No model: the threads get their titles by updateState.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
 import { p50, pool, sleep } from "../lib/stats.mjs";
-import { freePort, root, treeRssMb } from "../lib/targets.mjs";
+import { startTarget, treeRssMb } from "../lib/targets.mjs";
 import { backgroundStreams, firstPage, label } from "../workloads/scale.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -31,57 +29,25 @@ fs.mkdirSync(dataDir, { recursive: true });
 // One line per GC from --trace-gc, e.g. "[123:0x...]   4567 ms: Mark-Compact 120.3 (130.1) -> 100.2 (131.0) MB, 12.3 / 0.1 ms ..."
 const GC_LINE = /(Scavenge|Mark-Compact|Mark-sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ ([\d.]+) ms/;
 
+/** Threadline with --trace-gc on this script's DATA_DIR (kept across the restart), its GC lines summed. */
 async function startServer() {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--trace-gc", ...extraNodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", THREADLINE_AUTH: "local", MAX_CONCURRENT_RUNS: "64", OFFLINE_MODEL_DELAY_MS: "20" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
   const gc = { scavengeMs: 0, scavenges: 0, fullMs: 0, fulls: 0, heapAfterFull: 0, heapNow: 0 };
-  let tail = "";
-  let buf = "";
-  child.stdout.on("data", (d) => {
-    buf += d;
-    const lines = buf.split("\n");
-    buf = lines.pop();
-    for (const line of lines) {
-      const m = GC_LINE.exec(line);
-      if (!m) {
-        tail = (tail + line + "\n").slice(-4000);
-        continue;
-      }
-      const ms = Number(m[6]);
-      gc.heapNow = Number(m[4]);
-      if (m[1] === "Scavenge") {
-        gc.scavengeMs += ms;
-        gc.scavenges++;
-      } else {
-        gc.fullMs += ms;
-        gc.fulls++;
-        gc.heapAfterFull = Number(m[4]);
-      }
+  const onOutput = (line) => {
+    const m = GC_LINE.exec(line);
+    if (!m) return;
+    const ms = Number(m[6]);
+    gc.heapNow = Number(m[4]);
+    if (m[1] === "Scavenge") {
+      gc.scavengeMs += ms;
+      gc.scavenges++;
+    } else {
+      gc.fullMs += ms;
+      gc.fulls++;
+      gc.heapAfterFull = Number(m[4]);
     }
-  });
-  child.stderr.on("data", (d) => (tail = (tail + d).slice(-4000)));
-  const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
-  for (let t = Date.now(); ; await sleep(200)) {
-    if (child.exitCode != null || Date.now() - t > 120_000) throw new Error(`server did not start:\n${tail}`);
-    if (await fetch(`${apiUrl}/info`).then((r) => r.ok, () => false)) break;
-  }
-  return {
-    kind: "threadline",
-    apiUrl,
-    client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
-    gc,
-    pid: child.pid,
-    stop: async () => {
-      process.kill(-child.pid, "SIGTERM");
-      for (let i = 0; i < 50 && child.exitCode == null; i++) await sleep(100);
-      if (child.exitCode == null) process.kill(-child.pid, "SIGKILL");
-    },
   };
+  const target = await startTarget("threadline", { MAX_CONCURRENT_RUNS: "64", OFFLINE_MODEL_DELAY_MS: "20" }, { nodeArgs: ["--trace-gc", ...extraNodeArgs], dataDir, onOutput });
+  return { ...target, gc };
 }
 
 async function latencies(target, samples = 100) {
