@@ -19,10 +19,13 @@ function scriptedUpstream() {
   const writes: string[] = [];
   let busy = true;
   let holdNext: ((release: () => void) => void) | null = null;
+  const failures: number[] = [];
   const upstream: UpstreamFetch = async (p, init) => {
     if (p.endsWith("/state") && init.method === "POST") {
       const title = (JSON.parse(String(init.body)) as { values: { title: string } }).values.title;
       if (busy) return new Response('{"detail":"Thread is busy"}', { status: 409 });
+      const failure = failures.shift();
+      if (failure) return new Response("<html>Bad gateway</html>", { status: failure });
       if (holdNext) {
         const hold = holdNext;
         holdNext = null;
@@ -39,6 +42,7 @@ function scriptedUpstream() {
     writes,
     idle: () => (busy = false),
     holdNextWrite: (fn: (release: () => void) => void) => (holdNext = fn),
+    failNextWrites: (...statuses: number[]) => failures.push(...statuses),
   };
 }
 
@@ -62,6 +66,20 @@ describe("pending renames", () => {
     expect(up.writes).toEqual(["First", "Second"]);
     expect(journal.all()).toEqual([]);
   });
+
+  it("a 5xx or 429 from the server (or a proxy before it) is retried, not taken as a refusal: the rename is written", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
+    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    const up = scriptedUpstream();
+    const renames = new PendingRenames(up.upstream, journal);
+    const answer = await renames.rename("t3", { title: "Kept", title_source: { kind: "user" } }, null);
+    expect(await answer.json()).toMatchObject({ pending: true });
+    up.failNextWrites(502, 429);
+    up.idle();
+    expect(await renames.settled("t3")).toBe(true);
+    expect(up.writes).toEqual(["Kept"]);
+    expect(journal.all()).toEqual([]);
+  }, 15_000);
 
   it("resume takes up what a previous process left in the journal, and forgets it once written", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));

@@ -157,6 +157,12 @@ export class PendingRenames {
           this.journal?.remove(threadId, values.title);
           return true;
         }
+        if (res.status >= 500 || res.status === 429) {
+          // The server or a proxy before it is having a bad moment: that is no answer to the rename.
+          console.error(`[remote] pending rename of ${threadId}: upstream answered ${res.status}, retrying`);
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
         if (res.status !== 409) {
           console.error(`[remote] pending rename of ${threadId} refused upstream (${res.status})`);
           this.journal?.remove(threadId, values.title);
