@@ -237,7 +237,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
             {searching ? `No titles match “${search}”` : "No conversations yet"}
           </p>
         ) : null}
-        {searching && searchScan !== null && !query.isPending && !hasNextPage ? (
+        {searching && searchScan !== null && !query.isPending && !query.isError && !hasNextPage ? (
           <p className="px-2 py-2 text-xs text-neutral-600 dark:text-neutral-400" data-testid="search-scope">
             Searched current titles only, of up to the {searchScan.toLocaleString("en-US")} most recently updated
             conversations: the LangGraph server this app runs on cannot search titles itself.

@@ -140,10 +140,9 @@ export async function expectSearchesIsolated(t: IsolationTarget, aId: string) {
   expect(ids(await t.a.threads.search({ metadata: { topic: "porto-trip" }, limit: 100 }))).toContain(aId);
   expect(await t.b.threads.count({ metadata: { topic: "porto-trip" } })).toBe(1);
   if (t.titleSearch === "current-titles") {
-    // A finds its thread by its current title; B finds nothing by it, nor by the former one.
+    // A finds its thread by its current title; B, searching the same words, does not.
     expect(ids(await t.a.threads.search({ metadata: { $title_search: "lisb" }, limit: 100 }))).toContain(aId);
     expect(ids(await t.b.threads.search({ metadata: { $title_search: "lisb" }, limit: 100 }))).toEqual([]);
-    expect(ids(await t.b.threads.search({ metadata: { $title_search: "Porto" }, limit: 100 }))).toEqual([]);
   }
   if (t.titleSearch === "all-titles") {
     // "Porto" is only in A's former (fallback) title; A finds it, B must not.

@@ -46,6 +46,28 @@ describe("forwarder headers", () => {
     expect(seen[0].get("accept-encoding")).toBe("identity");
   });
 
+  it("a client's mistake in the path is a 400 sent nowhere; an upstream page that is not JSON is a 502 that says so", async () => {
+    const calls: string[] = [];
+    const fwd = createForwarder(
+      { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
+      {
+        fetch: async (url) => {
+          calls.push(String(url));
+          return new Response("<html>proxy login</html>", { headers: { "Content-Type": "text/html" } });
+        },
+      },
+    );
+    const bad = await fwd.handle(new Request("http://127.0.0.1:3000/api/langgraph/threads/%E0%A4%A/state"));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).detail).toMatch(/Malformed %-escape/);
+    expect(calls).toEqual([]);
+    const search = await fwd.handle(
+      new Request("http://127.0.0.1:3000/api/langgraph/threads/search", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ metadata: { $title_search: "trip" } }) }),
+    );
+    expect(search.status).toBe(502);
+    expect((await search.json()).detail).toMatch(/something other than a list/);
+  });
+
   it("a browser on this machine gets forwarded JSON with no-transform (Next then sends it unzipped), another host as the server sent it", async () => {
     const fwd = createForwarder(
       { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({ THREADLINE_ALLOWED_HOSTS: "chat.example" }), searchScan: 5000 },

@@ -7,7 +7,7 @@ import type { RemoteConfig } from "./config";
 import type { RenameJournal } from "../store/rename-journal";
 import { PendingRenames, renameOf } from "./pending-renames";
 import { createUpstreamFetch, type UpstreamFetch } from "./upstream";
-import { scanTitles, titleScanOf, UpstreamAnswer } from "./title-scan";
+import { hasTitleSearch, scanTitles, titleScanOf, UpstreamAnswer, type ExtractSupport, type TitleScan } from "./title-scan";
 
 /**
  * `/api/langgraph/*` forwarded to an external LangGraph server (LANGGRAPH_API_URL). The browser
@@ -45,6 +45,7 @@ export interface Forwarder {
 export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}): Forwarder {
   const upstream: UpstreamFetch = createUpstreamFetch(config, deps.fetch);
   const renames = new PendingRenames(upstream, deps.journal ?? null);
+  const extractSupport: ExtractSupport = {};
   const resumed = renames.resume();
   if (resumed) console.log(`[remote] ${resumed} rename(s) left waiting by the previous process taken up again`);
 
@@ -61,16 +62,20 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       const body = req.method === "GET" || req.method === "HEAD" || !req.body ? undefined : await readCapped(req.body, req.headers.get("content-length"), bodyLimitFor(req.method, patternOf(path)));
       const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
       if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);
-      if (rename) return await renames.rename(decodeURIComponent(STATE_UPDATE.exec(path)![1]), rename.values, who);
+      if (rename) return await renames.rename(threadIdIn(STATE_UPDATE.exec(path)![1]), rename.values, who);
       const scan = req.method === "POST" && path === "/threads/search" && body ? titleScanOf(parseOrNull(body)) : null;
       if (scan) return await searchTitles(req, scan, who);
+      if (req.method === "POST" && path === "/threads/count" && body && hasTitleSearch(parseOrNull(body))) {
+        return jsonResponse({ detail: "$title_search is not offered on /threads/count by the LangGraph server behind this app (search it with /threads/search)" }, 422);
+      }
+      const read = req.method === "GET" ? THREAD_READ.exec(path) : null;
+      const readId = read && read[1] !== "search" ? threadIdIn(read[1]) : null;
       const res = await upstream(
         `${path}${url.search}`,
         { method: req.method, headers: req.headers, body: body && body.byteLength ? new Blob([body as BlobPart]) : undefined, signal: req.signal },
         who,
       );
-      const read = req.method === "GET" ? THREAD_READ.exec(path) : null;
-      if (read && read[1] !== "search") return passBack(await renames.overlay(res, decodeURIComponent(read[1])), req.method);
+      if (readId !== null) return passBack(await renames.overlay(res, readId), req.method);
       if (req.method === "POST" && path === "/threads/search") return passBack(await renames.overlay(res, null), req.method);
       return passBack(res, req.method);
     } catch (err) {
@@ -83,12 +88,16 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
   }
 
   /** `$title_search`, which a LangGraph server lacks: its thread list read and matched here (title-scan.ts). */
-  async function searchTitles(req: Request, scan: NonNullable<ReturnType<typeof titleScanOf>>, who: ThreadlineUser | null): Promise<Response> {
+  async function searchTitles(req: Request, scan: TitleScan, who: ThreadlineUser | null): Promise<Response> {
+    const search = (query: Record<string, unknown>) =>
+      upstream("/threads/search", { method: "POST", headers: req.headers, body: JSON.stringify(query), signal: req.signal }, who);
+    // Blank text is no title filter: the rest of the query goes on as it stands.
+    if (scan.words === null) return passBack(await renames.overlay(await search({ ...scan.query, limit: scan.limit, offset: scan.offset }), null), req.method);
     try {
-      const rows = await scanTitles(scan, config.searchScan, async (query) => {
-        const res = await upstream("/threads/search", { method: "POST", headers: req.headers, body: JSON.stringify(query), signal: req.signal }, who);
+      const rows = await scanTitles({ ...scan, words: scan.words }, { scanLimit: config.searchScan, support: extractSupport }, async (query) => {
+        const res = await search(query);
         if (!res.ok) throw new UpstreamAnswer(res);
-        const page: unknown = await res.json();
+        const page: unknown = await res.json().catch(() => null);
         if (!Array.isArray(page)) throw new UpstreamAnswer(jsonResponse({ detail: "The LangGraph server answered a thread search with something other than a list" }, 502));
         renames.overlayBody(page, null);
         return page;
@@ -156,4 +165,13 @@ function patternOf(path: string): string {
   if (/^\/threads\/[^/]+\/runs$/.test(path)) return "/threads/:thread_id/runs";
   const m = /^\/threads\/[^/]+\/runs\/(stream|wait)$/.exec(path);
   return m ? `/threads/:thread_id/runs/${m[1]}` : path;
+}
+
+/** A thread id from the path; a malformed %-escape is the client's mistake (400), not an upstream failure. */
+function threadIdIn(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ApiError(400, "Malformed %-escape in the thread id");
+  }
 }

@@ -48,16 +48,89 @@ afterAll(async () => h?.close());
 const lean = { select: ["thread_id", "updated_at", "metadata"] as ("thread_id" | "updated_at" | "metadata")[], extract: { title: "values.title", title_source: "values.title_source" } };
 
 describe("$title_search in front of a server that honours extract", () => {
-  it("reads each page once with extract, and passes the rows on as that server sent them", async () => {
+  it("scans lean pages (the id and the title by extract), then reads the page of matches in the caller's shape", async () => {
     const before = upstreamSearches.length;
     const rows = await viaForwarder.threads.search({ metadata: { $title_search: "lisb" }, limit: 10, ...lean });
     expect(rows.map((r) => r.thread_id)).toEqual([idOf.get("Lisbon trip planning")]);
     expect((rows[0] as unknown as { extracted: unknown }).extracted).toEqual({ title: "Lisbon trip planning", title_source: { kind: "user" } });
     expect(rows[0]).not.toHaveProperty("values");
     const reads = upstreamSearches.slice(before);
-    expect(reads).toHaveLength(1);
-    expect(reads[0]).toMatchObject({ extract: lean.extract, select: lean.select, offset: 0 });
-    expect(reads[0].metadata).toEqual({});
+    expect(reads).toEqual([
+      { metadata: {}, select: ["thread_id"], extract: { title: "values.title" }, limit: 250, offset: 0 },
+      { metadata: {}, select: lean.select, extract: lean.extract, ids: [idOf.get("Lisbon trip planning")], limit: 1, offset: 0 },
+    ]);
+  });
+
+  it("a caller that asks for `values`, or names its extract fields otherwise, still gets a lean scan and its own shape", async () => {
+    const before = upstreamSearches.length;
+    const [whole] = await viaForwarder.threads.search({ metadata: { $title_search: "lisb" }, limit: 10 });
+    expect((whole.values as { title: string }).title).toBe("Lisbon trip planning");
+    const [named] = await viaForwarder.threads.search({ metadata: { $title_search: "lisb" }, limit: 10, select: ["thread_id"], extract: { name: "values.title" } });
+    expect((named as unknown as { extracted: unknown }).extracted).toEqual({ name: "Lisbon trip planning" });
+    const scans = upstreamSearches.slice(before).filter((r) => !("ids" in r));
+    expect(scans.map((r) => r.select)).toEqual([["thread_id"], ["thread_id"]]);
+  });
+
+  it("reads page after page up to the scan limit, in the caller's order, and pages the matches like the index", async () => {
+    const batch = { batch: "many" };
+    for (let i = 0; i < 560; i++) {
+      const t = await h.client.threads.create({ metadata: batch });
+      await h.client.threads.updateState(t.thread_id, { values: { title: i % 2 ? `Filler ${i}` : `Sparrow count ${i}` } });
+    }
+    const query = { metadata: { $title_search: "sparrow", ...batch }, sortBy: "updated_at" as const, sortOrder: "desc" as const, limit: 40 };
+    for (const offset of [0, 200, 260, 280]) {
+      const before = upstreamSearches.length;
+      const scan = (await viaForwarder.threads.search({ ...query, offset })).map((r) => r.thread_id);
+      const index = (await h.client.threads.search({ ...query, offset })).map((r) => r.thread_id);
+      expect(scan, `offset ${offset}`).toEqual(index);
+      const reads = upstreamSearches
+        .slice(before)
+        .filter((r) => !("ids" in r))
+        .map((r) => r.offset);
+      // 280 matches among 560: the scan stops at the page where offset + limit are found.
+      expect(reads, `offset ${offset}`).toEqual(offset + 40 <= 125 ? [0] : offset + 40 <= 250 ? [0, 250] : [0, 250, 500]);
+    }
+    expect((await viaForwarder.threads.search({ ...query, offset: 280 })).length).toBe(0);
+    // A narrower scan stops at its limit: 300 threads, so 150 matches, in pages of 250 then 50.
+    const narrow = createForwarder(
+      { apiUrl: API_URL, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 300 },
+      { fetch: (input, init) => h.api.handle(new Request(input, init)) },
+    );
+    const client = new Client({ apiUrl: `${ORIGIN}/api/langgraph`, callerOptions: { maxRetries: 0, fetch: ((u: string, i?: RequestInit) => narrow.serve(new Request(u, i))) as typeof fetch } });
+    expect((await client.threads.search({ ...query, limit: 1000 })).length).toBe(150);
+  }, 120_000);
+
+  it("a thread that moves up while the scan is under way is not answered twice", async () => {
+    const batch = { batch: "moving" };
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = await h.client.threads.create({ metadata: batch });
+      await h.client.threads.updateState(t.thread_id, { values: { title: `Wren ${i}` } });
+      ids.push(t.thread_id);
+    }
+    // Between the first and the second page, the oldest thread is renamed and so moves to the top.
+    let pages = 0;
+    const moving = createForwarder(
+      { apiUrl: API_URL, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
+      {
+        fetch: async (input, init) => {
+          const res = await h.api.handle(new Request(input, init));
+          if (++pages === 1) await h.client.threads.updateState(ids[0], { values: { title: "Wren moved" } });
+          return res;
+        },
+      },
+    );
+    const client = new Client({ apiUrl: `${ORIGIN}/api/langgraph`, callerOptions: { maxRetries: 0, fetch: ((u: string, i?: RequestInit) => moving.serve(new Request(u, i))) as typeof fetch } });
+    const found = (await client.threads.search({ metadata: { $title_search: "wren", ...batch }, sortBy: "updated_at", sortOrder: "desc", limit: 1000 })).map((r) => r.thread_id);
+    expect(new Set(found).size).toBe(found.length);
+    // The 250th thread of the first page was read again at the top of the second: counted once.
+    expect(found.length).toBe(299);
+  }, 60_000);
+
+  it("count has no $title_search here: a clear 422, not a silent 0", async () => {
+    const res = await fwd.serve(new Request(`${ORIGIN}/api/langgraph/threads/count`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ metadata: { $title_search: "lisb" } }) }));
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toMatch(/not offered on \/threads\/count/);
   });
 });
 

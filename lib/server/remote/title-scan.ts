@@ -5,13 +5,16 @@ import { splitMetadata } from "../store/thread-query";
 
 /**
  * `$title_search` in front of a LangGraph server. Such a server filters metadata and values by
- * equality only, so it cannot find part of a title; what it does offer is its thread list, newest
- * first. The forwarder reads that list page by page, as the caller (its key and identity, so the
+ * equality only, so it cannot find part of a title; what it does offer is its thread list. The
+ * forwarder reads that list page by page in the caller's order (the sidebar's: `updated_at`,
+ * newest first) with the caller's other filters, as the caller (its key and identity, so the
  * server's auth rules still decide what is seen), and keeps the threads whose current title
  * matches with the embedded index's own rule (search-terms.ts `titleMatches`).
  *
- * What that gives up, and the sidebar says so: only the `scanLimit` most recently updated threads
- * are read, and only current titles match (a LangGraph server keeps no title history).
+ * What that gives up, and the sidebar says so: only the first `scanLimit` threads of that order
+ * are read, and only current titles match (a LangGraph server keeps no title history). A thread
+ * updated while a scan is under way may move from an unread page to a read one and be missed by
+ * that search (the next one finds it); one read twice that way counts once.
  */
 
 /** Threads read per upstream request: enough to keep round trips few, small when `values` must come too. */
@@ -38,9 +41,13 @@ export interface TitleScan {
  * (the body goes upstream unchanged). Checked as the embedded API checks it: a bad body is a 422
  * there too, and `$as_of` (Threadline's snapshot paging) means nothing to a LangGraph server.
  */
-export function titleScanOf(body: unknown): TitleScan | null {
+export function hasTitleSearch(body: unknown): boolean {
   const meta = (body as { metadata?: unknown } | null)?.metadata;
-  if (typeof meta !== "object" || meta === null || !("$title_search" in meta)) return null;
+  return typeof meta === "object" && meta !== null && "$title_search" in meta;
+}
+
+export function titleScanOf(body: unknown): TitleScan | null {
+  if (!hasTitleSearch(body)) return null;
   const parsed = threadSearchSchema.safeParse(body);
   if (!parsed.success) throw unprocessable(zodMessage(parsed.error));
   const { metadata, asOf, titleSearch } = splitMetadata(parsed.data.metadata);
@@ -50,62 +57,95 @@ export function titleScanOf(body: unknown): TitleScan | null {
   return { query: { ...rest, metadata }, words, limit, offset };
 }
 
-/** The title a row carries: `extracted` when the server honoured `extract`, else `values`. */
+/**
+ * What the scan asks each page for, whatever the caller's own `select`/`extract`: the id and the
+ * title, by `extract` while the server may honour it (LangGraph Platform does), else by `values`
+ * (`langgraph dev` drops `extract`, so there every page carries each thread's whole state).
+ */
+const LEAN = { select: ["thread_id"], extract: { title: "values.title" } };
+const WITH_VALUES = { select: ["thread_id", "values"] };
+
+/** Whether the server honours `extract`, learnt from the first scan that could tell; one per forwarder. */
+export interface ExtractSupport {
+  honoured?: boolean;
+}
+
+/** The title a scan row carries: `extracted` when the server honoured `extract`, else `values`. */
 function titleOf(row: unknown): string {
   const r = row as { extracted?: { title?: unknown } | null; values?: { title?: unknown } | null } | null;
   const title = r?.extracted?.title ?? r?.values?.title;
   return typeof title === "string" ? title : "";
 }
 
-/** A page whose rows carry no title at all: the server dropped `extract` and `values` was not asked for. */
-const titleless = (rows: unknown[], select: unknown) =>
-  Array.isArray(select) &&
-  !select.includes("values") &&
-  rows.some((r) => typeof r === "object" && r !== null && !("extracted" in r) && !("values" in r));
+const idOf = (row: unknown) => ((row as { thread_id?: unknown } | null)?.thread_id as string | undefined) ?? null;
+const hasTitleField = (row: unknown) => typeof row === "object" && row !== null && ("extracted" in row || "values" in row);
+const isRefusal = (err: unknown) => err instanceof UpstreamAnswer && (err.response.status === 400 || err.response.status === 422);
 
 /**
- * A row read with `values` the caller did not ask for, cut back to what its `extract` named
- * (`values.title` → `values: { title }`): the caller then reads the title from `values`, as it
- * does from a server that drops `extract`, without every message of the thread.
+ * One scan page, lean where `extract` works. A page of rows without any title means `extract` was
+ * dropped; a 400/422 to it, refused: either way the same page is asked again with `values`, and
+ * the answer is kept for later scans only once that second request has worked.
  */
-function asked(row: unknown, extract: unknown): unknown {
-  const r = row as { values?: Record<string, unknown> | null };
-  if (typeof r !== "object" || r === null || typeof r.values !== "object" || r.values === null) return row;
-  const keys = Object.values((extract ?? {}) as Record<string, string>)
-    .map((path) => /^values\.([^.]+)$/.exec(path)?.[1])
-    .filter((k): k is string => k !== undefined);
-  const values = r.values;
-  return { ...r, values: Object.fromEntries(keys.filter((k) => k in values).map((k) => [k, values[k]])) };
+async function scanPage(
+  filters: Record<string, unknown>,
+  page: { limit: number; offset: number },
+  support: ExtractSupport,
+  fetchPage: (query: Record<string, unknown>) => Promise<unknown[]>,
+): Promise<unknown[]> {
+  if (support.honoured !== false) {
+    try {
+      const rows = await fetchPage({ ...filters, ...LEAN, ...page });
+      if (rows.length === 0 || rows.some(hasTitleField)) {
+        if (rows.some((r) => typeof r === "object" && r !== null && "extracted" in r)) support.honoured = true;
+        return rows;
+      }
+    } catch (err) {
+      if (!isRefusal(err) || support.honoured === true) throw err;
+    }
+  }
+  const rows = await fetchPage({ ...filters, ...WITH_VALUES, ...page });
+  support.honoured = false;
+  return rows;
 }
 
 /**
- * The page of matches at [offset, offset + limit), reading at most `scanLimit` threads.
- * `fetchPage` runs one upstream search and returns its rows (throwing UpstreamAnswer otherwise).
+ * The page of matches at [offset, offset + limit) in the caller's order and shape, reading at
+ * most `scanLimit` threads. `fetchPage` runs one upstream search and returns its rows (throwing
+ * UpstreamAnswer otherwise). The matches are found on lean pages, then that page of them is read
+ * once more with the caller's own `select`/`extract` (by `ids`), so a search answers in the same
+ * shape as the list and never carries more than the caller asked for.
  */
 export async function scanTitles(
-  scan: TitleScan,
-  scanLimit: number,
+  scan: TitleScan & { words: string[] },
+  opts: { scanLimit: number; support: ExtractSupport; pageSize?: number },
   fetchPage: (query: Record<string, unknown>) => Promise<unknown[]>,
 ): Promise<unknown[]> {
-  if (scan.words === null) return fetchPage({ ...scan.query, limit: scan.limit, offset: scan.offset });
-  const words = scan.words;
+  const { words } = scan;
   const want = scan.offset + scan.limit;
-  const found: unknown[] = [];
-  if (!words.length || scan.limit === 0) return found;
-  let select = scan.query.select;
+  if (!words.length || scan.limit === 0) return [];
+  // The caller's filters and order; its `select`/`extract` are for the page of matches only.
+  const filters = Object.fromEntries(Object.entries(scan.query).filter(([k]) => k !== "select" && k !== "extract"));
+  const pageSize = opts.pageSize ?? SCAN_PAGE;
+  const seen = new Set<string>();
+  const matched: string[] = [];
   let read = 0;
-  while (read < scanLimit && found.length < want) {
-    const size = Math.min(SCAN_PAGE, scanLimit - read);
-    const rows = await fetchPage({ ...scan.query, select, limit: size, offset: read });
-    if (titleless(rows, select)) {
-      // Once per scan: the same page again, with the titles in `values`.
-      select = [...(select as string[]), "values"];
-      continue;
+  while (read < opts.scanLimit && matched.length < want) {
+    const size = Math.min(pageSize, opts.scanLimit - read);
+    const rows = await scanPage(filters, { limit: size, offset: read }, opts.support, fetchPage);
+    for (const row of rows) {
+      const id = idOf(row);
+      // A thread updated mid-scan moves up and shifts the rest down: the row read twice counts once.
+      if (id === null || seen.has(id)) continue;
+      seen.add(id);
+      if (titleMatches(titleOf(row), words)) matched.push(id);
     }
-    const added = select !== scan.query.select;
-    for (const row of rows) if (titleMatches(titleOf(row), words)) found.push(added ? asked(row, scan.query.extract) : row);
     read += rows.length;
     if (rows.length < size) break;
   }
-  return found.slice(scan.offset, want);
+  const ids = matched.slice(scan.offset, want);
+  if (!ids.length) return [];
+  const rows = await fetchPage({ ...scan.query, ids, limit: ids.length, offset: 0 });
+  const byId = new Map(rows.map((r) => [idOf(r), r]));
+  // In the scan's order; a thread deleted since it was read is left out.
+  return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
 }
