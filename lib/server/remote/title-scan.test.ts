@@ -67,8 +67,12 @@ describe("$title_search in front of a server that honours extract", () => {
     expect((whole.values as { title: string }).title).toBe("Lisbon trip planning");
     const [named] = await viaForwarder.threads.search({ metadata: { $title_search: "lisb" }, limit: 10, select: ["thread_id"], extract: { name: "values.title" } });
     expect((named as unknown as { extracted: unknown }).extracted).toEqual({ name: "Lisbon trip planning" });
+    // A `select` without the id still gets its matches, in the shape it asked for.
+    const bare = await viaForwarder.threads.search({ metadata: { $title_search: "lisb" }, limit: 10, select: ["created_at"] });
+    expect(bare).toHaveLength(1);
+    expect(Object.keys(bare[0])).toEqual(["created_at"]);
     const scans = upstreamSearches.slice(before).filter((r) => !("ids" in r));
-    expect(scans.map((r) => r.select)).toEqual([["thread_id"], ["thread_id"]]);
+    expect(scans.map((r) => r.select)).toEqual([["thread_id"], ["thread_id"], ["thread_id"]]);
   });
 
   it("reads page after page up to the scan limit, in the caller's order, and pages the matches like the index", async () => {

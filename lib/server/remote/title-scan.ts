@@ -144,8 +144,12 @@ export async function scanTitles(
   }
   const ids = matched.slice(scan.offset, want);
   if (!ids.length) return [];
-  const rows = await fetchPage({ ...scan.query, ids, limit: ids.length, offset: 0 });
+  // The ids put the page in order, so they are read even when the caller's `select` leaves them out.
+  const select = scan.query.select as string[] | undefined;
+  const withoutId = select !== undefined && !select.includes("thread_id");
+  const rows = await fetchPage({ ...scan.query, ...(withoutId ? { select: [...select, "thread_id"] } : {}), ids, limit: ids.length, offset: 0 });
   const byId = new Map(rows.map((r) => [idOf(r), r]));
   // In the scan's order; a thread deleted since it was read is left out.
-  return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  const page = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  return withoutId ? page.map((r) => Object.fromEntries(Object.entries(r as object).filter(([k]) => k !== "thread_id"))) : page;
 }
