@@ -13,8 +13,9 @@ export const REMOTE_SEARCH_SCAN_DEFAULT = 5000;
 
 /**
  * THREADLINE_REMOTE_SEARCH_SCAN: a LangGraph server cannot search titles, so the forwarder reads
- * its most recently updated threads and matches their titles itself (lib/server/remote/title-scan.ts),
- * at most this many per search; the sidebar says so beside the results. An integer 100–100,000.
+ * its threads in the search's order (the sidebar's: most recently updated first) and matches their
+ * titles itself (lib/server/remote/title-scan.ts), at most this many per search; the sidebar says
+ * so beside the results. An integer 100–100,000.
  */
 export function remoteSearchScanSetting(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = env.THREADLINE_REMOTE_SEARCH_SCAN?.trim();

@@ -94,12 +94,12 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
     // Blank text is no title filter: the rest of the query goes on as it stands.
     if (scan.words === null) return passBack(await renames.overlay(await search({ ...scan.query, limit: scan.limit, offset: scan.offset }), null), req.method);
     try {
-      const rows = await scanTitles({ ...scan, words: scan.words }, { scanLimit: config.searchScan, support: extractSupport }, async (query) => {
+      const overlay = (rows: unknown[]) => renames.overlayBody(rows, null);
+      const rows = await scanTitles({ ...scan, words: scan.words }, { scanLimit: config.searchScan, support: extractSupport, overlay }, async (query) => {
         const res = await search(query);
         if (!res.ok) throw new UpstreamAnswer(res);
         const page: unknown = await res.json().catch(() => null);
         if (!Array.isArray(page)) throw new UpstreamAnswer(jsonResponse({ detail: "The LangGraph server answered a thread search with something other than a list" }, 502));
-        renames.overlayBody(page, null);
         return page;
       });
       return jsonResponse(rows);

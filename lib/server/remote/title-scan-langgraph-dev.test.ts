@@ -144,6 +144,30 @@ describe("title search in front of langgraph dev", () => {
     expect(idsOf(await sdk.threads.search({ metadata: { $title_search: "beacon", ...mine }, limit: 5 }))).toEqual([thread.thread_id]);
   }, 90_000);
 
+  it("a waiting rename, on a forwarder that has not yet learnt that extract is dropped, hides none of the other matches", async () => {
+    // State writes are answered "busy" while held, as during a run, so the rename stays waiting.
+    let hold = true;
+    const fresh = createForwarder(
+      { apiUrl: server!.apiUrl, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
+      {
+        fetch: async (input, init) => {
+          if (hold && init?.method === "POST" && /\/threads\/[^/]+\/state$/.test(String(input))) return Response.json({ detail: "Thread is busy" }, { status: 409 });
+          return fetch(input, init);
+        },
+      },
+    );
+    const herons: string[] = [];
+    for (let i = 0; i < 4; i++) herons.unshift(await titled(`Heron ${i}`, { flock: "herons" }));
+    const sdk = sdkOf(fresh);
+    const answer = (await sdk.threads.updateState(herons[3], { values: { title: "Heron at dusk" } })) as unknown as Record<string, unknown>;
+    expect(answer).toMatchObject({ pending: true });
+    const found = await sdk.threads.search({ metadata: { $title_search: "heron", ...mine, flock: "herons" }, limit: 10, ...lean, select: [...lean.select, "values"] });
+    expect(idsOf(found)).toEqual(herons);
+    expect(found.map((t) => (t.values as { title: string }).title)).toEqual(["Heron 3", "Heron 2", "Heron 1", "Heron at dusk"]);
+    hold = false;
+    expect(await fresh.renames.settled(herons[3])).toBe(true);
+  }, 60_000);
+
   it("bad input is a clear 422 and never reaches the LangGraph server", async () => {
     const before = upstreamSearches.length;
     const post = (body: unknown) =>

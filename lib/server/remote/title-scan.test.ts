@@ -131,6 +131,33 @@ describe("$title_search in front of a server that honours extract", () => {
     expect(found.length).toBe(299);
   }, 60_000);
 
+  it("a server that refuses extract (400/422) is scanned with values from then on", async () => {
+    const reads: Record<string, unknown>[] = [];
+    const strict = createForwarder(
+      { apiUrl: API_URL, apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
+      {
+        fetch: async (input, init) => {
+          const req = new Request(input, init);
+          const body = JSON.parse(await req.clone().text()) as Record<string, unknown>;
+          reads.push(body);
+          if ("extract" in body) return Response.json({ detail: "Unknown field: extract" }, { status: 422 });
+          return h.api.handle(req);
+        },
+      },
+    );
+    const client = new Client({ apiUrl: `${ORIGIN}/api/langgraph`, callerOptions: { maxRetries: 0, fetch: ((u: string, i?: RequestInit) => strict.serve(new Request(u, i))) as typeof fetch } });
+    const query = { metadata: { $title_search: "lisb" }, limit: 10, select: ["thread_id" as const, "values" as const] };
+    expect((await client.threads.search(query)).map((r) => r.thread_id)).toEqual([idOf.get("Lisbon trip planning")]);
+    expect(await client.threads.search(query)).toHaveLength(1);
+    const shape = (r: Record<string, unknown>) => ("ids" in r ? "ids" : "extract" in r ? "lean" : "values");
+    const shapes = reads.map(shape);
+    // One lean try, refused; every scan page after it (two searches over several pages) with values.
+    expect(shapes.slice(0, 2)).toEqual(["lean", "values"]);
+    expect(shapes.filter((x) => x === "lean")).toHaveLength(1);
+    expect(shapes.filter((x) => x === "ids")).toHaveLength(2);
+    expect(shapes.at(-1)).toBe("ids");
+  });
+
   it("count has no $title_search here: a clear 422, not a silent 0", async () => {
     const res = await fwd.serve(new Request(`${ORIGIN}/api/langgraph/threads/count`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ metadata: { $title_search: "lisb" } }) }));
     expect(res.status).toBe(422);

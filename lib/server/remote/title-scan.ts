@@ -101,6 +101,7 @@ async function scanPage(
       }
     } catch (err) {
       if (!isRefusal(err) || support.honoured === true) throw err;
+      await (err as UpstreamAnswer).response.body?.cancel();
     }
   }
   const rows = await fetchPage({ ...filters, ...WITH_VALUES, ...page });
@@ -117,7 +118,13 @@ async function scanPage(
  */
 export async function scanTitles(
   scan: TitleScan & { words: string[] },
-  opts: { scanLimit: number; support: ExtractSupport; pageSize?: number },
+  opts: {
+    scanLimit: number;
+    support: ExtractSupport;
+    pageSize?: number;
+    /** Shows waiting renames in rows (PendingRenames.overlayBody): after a page's titles are judged, since it adds `values`. */
+    overlay?: (rows: unknown[]) => void;
+  },
   fetchPage: (query: Record<string, unknown>) => Promise<unknown[]>,
 ): Promise<unknown[]> {
   const { words } = scan;
@@ -132,6 +139,7 @@ export async function scanTitles(
   while (read < opts.scanLimit && matched.length < want) {
     const size = Math.min(pageSize, opts.scanLimit - read);
     const rows = await scanPage(filters, { limit: size, offset: read }, opts.support, fetchPage);
+    opts.overlay?.(rows);
     for (const row of rows) {
       const id = idOf(row);
       // A thread updated mid-scan moves up and shifts the rest down: the row read twice counts once.
@@ -148,8 +156,10 @@ export async function scanTitles(
   const select = scan.query.select as string[] | undefined;
   const withoutId = select !== undefined && !select.includes("thread_id");
   const rows = await fetchPage({ ...scan.query, ...(withoutId ? { select: [...select, "thread_id"] } : {}), ids, limit: ids.length, offset: 0 });
+  opts.overlay?.(rows);
   const byId = new Map(rows.map((r) => [idOf(r), r]));
-  // In the scan's order; a thread deleted since it was read is left out.
+  // In the scan's order. A thread deleted (or changed out of the filters) since it was read is left
+  // out, so that page comes back short and a client paging by length stops there.
   const page = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   return withoutId ? page.map((r) => Object.fromEntries(Object.entries(r as object).filter(([k]) => k !== "thread_id"))) : page;
 }
