@@ -12,7 +12,7 @@
 // --upstream=threadline puts a second Threadline (its embedded API) behind the web app instead: a
 // server that honours `extract`, as LangGraph Platform does, so the scan's pages are lean.
 // Needs a build (`npx next build`). No model runs.
-import { p50, pool } from "../lib/stats.mjs";
+import { p50, p95, pool } from "../lib/stats.mjs";
 import { startTarget } from "../lib/targets.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -21,7 +21,6 @@ const samples = Number(arg("samples", "20"));
 const scan = arg("scan", "5000");
 const upstreamKind = arg("upstream", "langgraph-dev");
 
-const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 
 const dev = await startTarget(upstreamKind);
 let web;

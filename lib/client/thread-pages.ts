@@ -40,6 +40,14 @@ export function serverNowIso(): string {
   return new Date(Date.now() + serverClockOffsetMs).toISOString();
 }
 
+/** The list's metadata filter, on either API: the title search and the starred section. */
+function listFilter(search: string, starredOnly?: boolean): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  if (search.trim()) metadata.$title_search = search.trim();
+  if (starredOnly) metadata.starred = true;
+  return metadata;
+}
+
 /**
  * One page of the sidebar list. Every page of one list shares the `$as_of` snapshot of its first
  * page, so paging stays stable while threads are updated.
@@ -53,9 +61,7 @@ export async function fetchThreadPage(
   const limit = opts.limit ?? PAGE_SIZE;
   if (usesStandardApi()) return fetchStandardPage(client, param, search, limit, opts);
   const asOf = param.asOf || serverNowIso();
-  const metadata: Record<string, unknown> = { $as_of: asOf };
-  if (search.trim()) metadata.$title_search = search.trim();
-  if (opts.starredOnly) metadata.starred = true;
+  const metadata = { $as_of: asOf, ...listFilter(search, opts.starredOnly) };
   const fetchedAt = Date.now();
   const threads = await client.threads.search({
     select: leanSelect(),
@@ -112,9 +118,7 @@ async function fetchStandardPage(
   opts: { signal?: AbortSignal; starredOnly?: boolean },
 ): Promise<ThreadPage> {
   const fetchedAt = Date.now();
-  const metadata: Record<string, unknown> = {};
-  if (search.trim()) metadata.$title_search = search.trim();
-  if (opts.starredOnly) metadata.starred = true;
+  const metadata = listFilter(search, opts.starredOnly);
   const threads = await searchStandardThreads(client, {
     sortBy: "updated_at",
     sortOrder: "desc",

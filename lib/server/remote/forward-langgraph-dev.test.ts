@@ -11,6 +11,7 @@ import { startLanggraphDev, type LanggraphDevServer } from "@/lib/agent/testing/
 import { guardConfigFromEnv } from "../auth/request-guard";
 import { openRenameJournal } from "../store/rename-journal";
 import { createForwarder, type Forwarder } from "./forward";
+import { streamUntilTitled } from "./test-runs";
 
 // The web app's forwarder (LANGGRAPH_API_URL mode) in front of `langgraph dev` serving this repo's
 // langgraph.json: the official SDK talks to the forwarder exactly as the browser does, through
@@ -126,16 +127,8 @@ describe("the forwarder in front of langgraph dev", () => {
   it("a rename mid-stream is refused upstream as busy, kept, and written after the run: never lost", async () => {
     const client = sdk();
     const thread = await client.threads.create();
-    const stream = client.runs.stream(thread.thread_id, "agent", {
-      input: { messages: [{ type: "human", content: "Tell me a long story about lighthouses and the sea" }] },
-      streamMode: ["values"],
-    });
-    const it = stream[Symbol.asyncIterator]();
     // Wait for the run's instant title, so the rename really races a running run.
-    for (;;) {
-      const { value } = await it.next();
-      if ((value?.data as { title?: string } | undefined)?.title) break;
-    }
+    const run = await streamUntilTitled(client, thread.thread_id, "Tell me a long story about lighthouses and the sea");
     const answer = (await client.threads.updateState(thread.thread_id, { values: { title: "  Lighthouse tales " } })) as unknown as Record<string, unknown>;
     expect(answer).toMatchObject({ title: "Lighthouse tales", title_source: { kind: "user" }, pending: true });
     // While it waits, reads through us already show it (a refetching sidebar must not lose it)…
@@ -146,7 +139,7 @@ describe("the forwarder in front of langgraph dev", () => {
     // …while the LangGraph server itself does not have it yet: the run is still going.
     const upstreamNow = await new Client({ apiUrl: server!.apiUrl }).threads.getState<{ title: string }>(thread.thread_id);
     expect(upstreamNow.values.title).not.toBe("Lighthouse tales");
-    while (!(await it.next()).done);
+    await run.finish();
     expect(await fwd.renames.settled(thread.thread_id)).toBe(true);
     const after = await client.threads.getState<{ title: string; title_source: unknown }>(thread.thread_id);
     expect(after.values).toMatchObject({ title: "Lighthouse tales", title_source: { kind: "user" } });
@@ -186,20 +179,12 @@ describe("the forwarder in front of langgraph dev", () => {
     expect(await nextLine()).toBe("ready");
     const client = sdk();
     const thread = await client.threads.create();
-    const stream = client.runs.stream(thread.thread_id, "agent", {
-      input: { messages: [{ type: "human", content: "Tell me a long story about harbours at night" }] },
-      streamMode: ["values"],
-    });
-    const it = stream[Symbol.asyncIterator]();
-    for (;;) {
-      const { value } = await it.next();
-      if ((value?.data as { title?: string } | undefined)?.title) break;
-    }
+    const run = await streamUntilTitled(client, thread.thread_id, "Tell me a long story about harbours at night");
     child.stdin!.write(`${thread.thread_id} Harbour nights\n`);
     const answer = await nextLine();
     expect(JSON.parse(answer)).toMatchObject({ title: "Harbour nights", pending: true });
     process.kill(-child.pid!, "SIGKILL");
-    while (!(await it.next()).done);
+    await run.finish();
     // Nobody is left to write it: the LangGraph server still has the run's own title.
     const upstream = new Client({ apiUrl: server!.apiUrl });
     expect((await upstream.threads.getState<{ title: string }>(thread.thread_id)).values.title).not.toBe("Harbour nights");

@@ -15,6 +15,12 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A journal on a file of its own, removed after the test. */
+function openTestJournal(): RenameJournal {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
+  return openRenameJournal(path.join(dir, "j.sqlite"));
+}
+
 function scriptedUpstream() {
   const writes: string[] = [];
   let busy = true;
@@ -48,8 +54,7 @@ function scriptedUpstream() {
 
 describe("pending renames", () => {
   it("a newer rename that arrives while the older one is being written is written too: the last word wins", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
-    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    journal = openTestJournal();
     const up = scriptedUpstream();
     const renames = new PendingRenames(up.upstream, journal);
     const first = await renames.rename("t1", { title: "First", title_source: { kind: "user" } }, null);
@@ -68,8 +73,7 @@ describe("pending renames", () => {
   });
 
   it("a 5xx or 429 from the server (or a proxy before it) is retried, not taken as a refusal: the rename is written", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
-    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    journal = openTestJournal();
     const up = scriptedUpstream();
     const renames = new PendingRenames(up.upstream, journal);
     const answer = await renames.rename("t3", { title: "Kept", title_source: { kind: "user" } }, null);
@@ -82,8 +86,7 @@ describe("pending renames", () => {
   }, 15_000);
 
   it("resume takes up what a previous process left in the journal, and forgets it once written", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
-    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    journal = openTestJournal();
     journal.put({ threadId: "t2", title: "Left behind", who: { identity: "u1", permissions: [] } });
     const up = scriptedUpstream();
     up.idle();
@@ -96,8 +99,7 @@ describe("pending renames", () => {
   });
 
   it("a waiting rename shows in list rows whichever way they carry the title: `extracted` or `values`", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tl-renames-"));
-    journal = openRenameJournal(path.join(dir, "j.sqlite"));
+    journal = openTestJournal();
     const renames = new PendingRenames(scriptedUpstream().upstream, journal);
     await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
     const page = [

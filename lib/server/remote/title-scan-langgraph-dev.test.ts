@@ -5,6 +5,7 @@ import { FIRST_PAGE, fetchThreadPage, nextPageParam } from "@/lib/client/thread-
 import { startLanggraphDev, type LanggraphDevServer } from "@/lib/agent/testing/langgraph-dev-server";
 import { guardConfigFromEnv } from "../auth/request-guard";
 import { createForwarder, type Forwarder } from "./forward";
+import { streamUntilTitled } from "./test-runs";
 import { SCAN_PAGE } from "./title-scan";
 
 // `$title_search` in front of `langgraph dev` serving langgraph.json: the forwarder reads that
@@ -126,20 +127,12 @@ describe("title search in front of langgraph dev", () => {
   it("a waiting rename is found by its new title, not its old one", async () => {
     const sdk = sdkOf(fwd);
     const thread = await sdk.threads.create({ metadata: mine });
-    const stream = sdk.runs.stream(thread.thread_id, "agent", {
-      input: { messages: [{ type: "human", content: "Tell me a long story about lighthouses and the sea" }] },
-      streamMode: ["values"],
-    });
-    const it = stream[Symbol.asyncIterator]();
-    for (;;) {
-      const { value } = await it.next();
-      if ((value?.data as { title?: string } | undefined)?.title) break;
-    }
+    const run = await streamUntilTitled(sdk, thread.thread_id, "Tell me a long story about lighthouses and the sea");
     const answer = (await sdk.threads.updateState(thread.thread_id, { values: { title: "Beacon keeper diary" } })) as unknown as Record<string, unknown>;
     expect(answer).toMatchObject({ pending: true });
     expect(idsOf(await sdk.threads.search({ metadata: { $title_search: "beacon keeper", ...mine }, limit: 5 }))).toEqual([thread.thread_id]);
     expect(idsOf(await sdk.threads.search({ metadata: { $title_search: "lighthouses", ...mine }, limit: 5 }))).toEqual([]);
-    while (!(await it.next()).done);
+    await run.finish();
     expect(await fwd.renames.settled(thread.thread_id)).toBe(true);
     expect(idsOf(await sdk.threads.search({ metadata: { $title_search: "beacon", ...mine }, limit: 5 }))).toEqual([thread.thread_id]);
   }, 90_000);

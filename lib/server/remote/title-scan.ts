@@ -36,16 +36,17 @@ export interface TitleScan {
   offset: number;
 }
 
-/**
- * A threads/search body with `$title_search` in its metadata, as a scan; null when it has none
- * (the body goes upstream unchanged). Checked as the embedded API checks it: a bad body is a 422
- * there too, and `$as_of` (Threadline's snapshot paging) means nothing to a LangGraph server.
- */
+/** Whether a search or count body asks for `$title_search` (in its metadata). */
 export function hasTitleSearch(body: unknown): boolean {
   const meta = (body as { metadata?: unknown } | null)?.metadata;
   return typeof meta === "object" && meta !== null && "$title_search" in meta;
 }
 
+/**
+ * A threads/search body with `$title_search` in its metadata, as a scan; null when it has none
+ * (the body goes upstream unchanged). Checked as the embedded API checks it: a bad body is a 422
+ * there too, and `$as_of` (Threadline's snapshot paging) means nothing to a LangGraph server.
+ */
 export function titleScanOf(body: unknown): TitleScan | null {
   if (!hasTitleSearch(body)) return null;
   const parsed = threadSearchSchema.safeParse(body);
