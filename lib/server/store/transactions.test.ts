@@ -171,6 +171,48 @@ describe.skipIf(testDialect === "postgres")("power-loss durability", () => {
     expect(covering[0].file).toBe(`${h.dbPath}-wal`);
   });
 
+  it("a POST that only reads (search, count, history, state at a checkpoint, assistants) is answered while an fsync is pending; a write waits for it", async () => {
+    // The WAL fsync blocks until the test releases it, once armed.
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    let syncEntered = false;
+    h = createHarness({
+      durability: {
+        syncFile: async () => {
+          if (!hold) return;
+          syncEntered = true;
+          await hold;
+        },
+      },
+    });
+    const t = await h.client.threads.create();
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Before the slow disk" } });
+    const [checkpoint] = await h.client.threads.getHistory(t.thread_id, { limit: 1 });
+    hold = new Promise<void>((r) => (release = r));
+    let written = false;
+    const write = h.client.threads.updateState(t.thread_id, { values: { title: "Waiting for the disk" } }).then(() => (written = true));
+    while (!syncEntered) await sleep(5);
+
+    // Each of these would hang on the held fsync if it waited for it as a write does.
+    const [page, n, history, atCheckpoint, assistants] = await Promise.all([
+      h.client.threads.search({ limit: 10 }),
+      h.client.threads.count({}),
+      h.client.threads.getHistory(t.thread_id, { limit: 2 }),
+      h.client.threads.getState(t.thread_id, checkpoint.checkpoint),
+      h.client.assistants.search({ limit: 10 }),
+    ]);
+    expect(page.map((r) => r.thread_id)).toEqual([t.thread_id]);
+    expect(n).toBe(1);
+    expect(history.length).toBeGreaterThan(0);
+    expect((atCheckpoint.values as { title?: string }).title).toBe("Before the slow disk");
+    expect(assistants.length).toBeGreaterThan(0);
+    expect(written).toBe(false);
+
+    release();
+    await write;
+    expect(written).toBe(true);
+  });
+
   it("concurrent writes share fsyncs (group commit), and each is still answered after one covering it", async () => {
     const { syncs, totalChanges } = slowSyncHarness();
     const threads = await Promise.all(Array.from({ length: 8 }, () => h.client.threads.create()));
