@@ -22,10 +22,15 @@ export const unprocessable = (message: string) => new ApiError(422, message);
 export const conflict = (message: string) => new ApiError(409, message);
 
 export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return jsonTextResponse(JSON.stringify(body ?? null), status, headers);
+}
+
+/** A body that is JSON text already (a search page the database wrote). */
+export function jsonTextResponse(text: string, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(headers);
   h.set("Content-Type", "application/json");
   h.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body ?? null), { status, headers: h });
+  return new Response(text, { status, headers: h });
 }
 
 /** A client-shape failure, worded from the schema's issues (only for schemas that check client input). */

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { sql, type RawBuilder, type Selectable } from "kysely";
 import { sqliteStore, type RunsTable, type Store, type TitleRequestsTable } from "./db";
-import { buildSearch, buildThreadFilter, titleMatchCount, titleProbe, LONG_WINDOW, NARROW_MATCHES, SHORT_WINDOW, type ThreadQuery, type TitlePlan } from "./search-sql";
+import { buildSearch, buildThreadFilter, threadJsonColumn, titleMatchCount, titleProbe, LONG_WINDOW, NARROW_MATCHES, SHORT_WINDOW, type ThreadQuery, type TitlePlan } from "./search-sql";
 import { searchTerms } from "./search-terms";
 
 /**
@@ -214,6 +214,13 @@ export function queriesFor(store: Store) {
     async searchThreads(query: ThreadQuery, plan?: TitlePlan): Promise<ThreadRow[]> {
       const { rows } = await sql<ThreadRow>`${await searchStatement(query, plan)}`.execute(x());
       return rows;
+    },
+    /** The same page as the response body: a JSON array of thread objects, made by the database (search-sql.ts, threadJsonColumn). */
+    async searchThreadsJson(query: ThreadQuery): Promise<string> {
+      const cols = sql`${threadJsonColumn(query, store.dialect)} AS j, t.thread_id`;
+      const statement = buildSearch({ ...query, extract: undefined }, store.dialect, await titlePlan(query), cols);
+      const { rows } = await sql<{ j: string }>`${statement}`.execute(x());
+      return `[${rows.map((r) => r.j).join(",")}]`;
     },
     /** The title plan the store would choose for this query (tests, bench). */
     titlePlan,

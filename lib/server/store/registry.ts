@@ -160,6 +160,8 @@ export class Registry {
   hasInterrupts = (row: ThreadRow) => row.interrupts_json != null && row.interrupts_json !== "{}";
 
   search = (query: ThreadQuery) => this.q.searchThreads(query);
+  /** A search page as its response body (JSON text), each thread as `threadJson` would make it. */
+  searchJson = (query: ThreadQuery) => this.q.searchThreadsJson(query);
   count = (query: ThreadQuery) => this.q.countThreads(query);
 
   /** A registry row → the Agent Protocol thread object (optionally `select`ed, plus `extracted`). */

@@ -56,6 +56,7 @@ export function threadSearchQuery(body: ThreadSearchRequest, authFilters?: AuthF
     limit: body.limit ?? 10,
     offset: body.offset ?? 0,
     withValues: !body.select || body.select.includes("values"),
+    select: body.select,
     extract: body.extract ? Object.entries(body.extract) : undefined,
     authFilters,
   };

@@ -1,6 +1,6 @@
 import { matchesFilters } from "../../auth/enforce";
 import { nowIso } from "../../store/clock";
-import { jsonResponse, notFound } from "../errors";
+import { jsonResponse, jsonTextResponse, notFound } from "../errors";
 import { readBody, type Handler } from "../http";
 import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSearchSchema } from "../schemas";
 import { splitMetadata, threadSearchQuery } from "../../store/thread-query";
@@ -49,16 +49,9 @@ export const deleteThread: Handler = async ({ api, params }) => {
 export const searchThreads: Handler = async (ctx) => {
   const { api } = ctx;
   const body = readBody(ctx, threadSearchSchema);
-  const query = threadSearchQuery(body, ctx.authz.filters);
-  const { select } = body;
-  const { extract } = query;
-  const rows = await api.registry.search(query);
+  const page = await api.registry.searchJson(threadSearchQuery(body, ctx.authz.filters));
   // The instant this page was read, on the server's clock: a client can pin it as `$as_of`.
-  return jsonResponse(
-    rows.map((r) => api.registry.threadJson(r, { select, extract })),
-    200,
-    { "X-Threadline-Server-Time": nowIso() },
-  );
+  return jsonTextResponse(page, 200, { "X-Threadline-Server-Time": nowIso() });
 };
 
 export const countThreads: Handler = async (ctx) => {
