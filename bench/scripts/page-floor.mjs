@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// How close can the sidebar's first page get to a bare `GET /info`, as the bench measures them
+// (workload 2: `fetch` + `json()` for /info, the SDK's threads.search for the page)? This serves
+// the very bytes Threadline answers both with (its /info body, and a real 50-row sidebar page read
+// from a Threadline with 50 titled threads) from a bare node:http server that does no work at
+// all, and times them with the bench's own client code, beside the same two requests to
+// Threadline itself. The bare server's page/info ratio is what the client alone costs: a POST
+// through the SDK and 13 kB of JSON to parse, against a GET of 150 bytes.
+//
+//   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3]
+//
+// Needs a build (`npx next build`).
+import http from "node:http";
+import { p50 } from "../lib/stats.mjs";
+import { ensureBuild, startTarget } from "../lib/targets.mjs";
+import { firstPage } from "../workloads/scale.mjs";
+import { Client } from "@langchain/langgraph-sdk";
+
+const arg = (name, dflt) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
+const samples = arg("samples", 300);
+const rounds = arg("rounds", 3);
+
+ensureBuild();
+const tl = await startTarget("threadline");
+try {
+  for (let i = 0; i < 50; i++) {
+    const { thread_id } = await tl.client.threads.create();
+    await tl.client.threads.updateState(thread_id, { values: { title: `Question t${String(i).padStart(6, "0")} about sourdough baking` } });
+  }
+  // The exact bodies Threadline sends, captured through the bench's own requests.
+  const info = await (await fetch(`${tl.apiUrl}/info`)).text();
+  let page = "";
+  const capture = new Client({
+    apiUrl: tl.apiUrl,
+    callerOptions: { maxRetries: 0, fetch: async (u, init) => {
+      const res = await fetch(u, init);
+      page = await res.clone().text();
+      return res;
+    } },
+  });
+  const rows = await firstPage({ kind: "threadline", client: capture });
+  if (rows.length !== 50) throw new Error(`expected a page of 50, got ${rows.length}`);
+
+  const bare = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.setHeader("Content-Type", "application/json");
+      res.end(req.url.endsWith("/info") ? info : page);
+    });
+  });
+  await new Promise((r) => bare.listen(0, "127.0.0.1", r));
+  const bareUrl = `http://127.0.0.1:${bare.address().port}`;
+  const bareTarget = { kind: "threadline", apiUrl: bareUrl, client: new Client({ apiUrl: bareUrl, callerOptions: { maxRetries: 0 } }) };
+
+  /** The bench's measurement (workloads/scale.mjs readLatencies): /info then the page, one after another. */
+  async function measure(target) {
+    const infoMs = [];
+    const pageMs = [];
+    for (let i = 0; i < samples + 20; i++) {
+      let t = performance.now();
+      await (await fetch(`${target.apiUrl}/info`)).json();
+      const a = performance.now() - t;
+      t = performance.now();
+      await firstPage(target);
+      const b = performance.now() - t;
+      if (i < 20) continue;
+      infoMs.push(a);
+      pageMs.push(b);
+    }
+    return { info: p50(infoMs), page: p50(pageMs) };
+  }
+  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up, ${rounds} rounds, interleaved`);
+  console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info |");
+  console.log("|---|---|---|---|---|---|");
+  for (let r = 1; r <= rounds; r++) {
+    for (const [name, target] of [["bare node:http (no work)", bareTarget], ["Threadline (next start)", tl]]) {
+      const m = await measure(target);
+      console.log(`| ${r} | ${name} | ${m.info.toFixed(2)} | ${m.page.toFixed(2)} | ${(m.page - m.info).toFixed(2)} | ${(m.page / m.info).toFixed(2)}× |`);
+    }
+  }
+  bare.close();
+} finally {
+  await tl.stop();
+}
+process.exit(0);
