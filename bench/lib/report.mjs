@@ -24,7 +24,7 @@ const k = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
 /** The rows of the table: key, workload, what is measured, unit, and which way is better. */
 export function tableRows(p) {
   const rows = [];
-  rows.push(["exchange", "1a create + first exchange (a run)", `throughput, up to N=${k(p.exchangeN)}`, "/s", "higher"]);
+  p.steps.forEach((n, i) => rows.push([`exchange.${n}`, "1a create + first exchange (a run)", i === 0 ? `throughput, the first ${k(p.exchangeN)}` : `throughput, ${k(p.exchangeSample)} more at N=${k(n)}`, "/s", "higher"]));
   for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
   for (const n of p.steps) {
     rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
@@ -89,6 +89,14 @@ export function verdicts(rec, p) {
     const worst = later.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     const steps = later.map(({ n }) => `${rec.get(`create.${n}`).toFixed(0)}/s up to ${k(n)}`).join(", ");
     judge(`create throughput flat as N grows (every step ≥ 80 % of the first step's)`, worst.ratio >= 0.8, `${rec.get(`create.${first}`).toFixed(0)}/s at ${k(first)} → ${steps} (lowest ${(worst.ratio * 100).toFixed(0)} %)${note(`create.${last}`) ? `, ${note(`create.${last}`)}` : ""}`);
+  }
+  const exchangeSteps = p.steps.filter((n) => rec.get(`exchange.${n}`) !== undefined);
+  if (exchangeSteps.length > 1) {
+    const base = rec.get(`exchange.${exchangeSteps[0]}`);
+    const later = exchangeSteps.slice(1).map((n) => ({ n, ratio: rec.get(`exchange.${n}`) / base }));
+    const worst = later.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const figures = later.map(({ n }) => `${rec.get(`exchange.${n}`).toFixed(0)}/s at ${k(n)}`).join(", ");
+    judge(`create + first exchange throughput flat as N grows (every N ≥ 80 % of the first ${k(p.exchangeN)}'s)`, worst.ratio >= 0.8, `${base.toFixed(0)}/s for the first ${k(p.exchangeN)} → ${figures} (lowest ${(worst.ratio * 100).toFixed(0)} %)`);
   }
   for (const n of reachedSteps) {
     const r = rec.get(`pageinfo.${n}`);

@@ -92,18 +92,28 @@ async function make(n, from, deadline, job, errors) {
 }
 
 export async function runScale(target, opts, rec) {
-  const { steps, exchangeN, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep } = opts;
+  const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep } = opts;
   const errors = [];
   const { client } = target;
-  // 1a: threads made the way a user makes them, a run each (the graph answers and titles).
-  let started = performance.now();
-  let made = await make(exchangeN, 0, Date.now() + exchangeCapMs, async (i) => {
-    const t = await client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
-    await client.runs.wait(t.thread_id, "agent", { input: human(`Question ${label(i)} about sourdough baking`) });
-  }, errors);
-  let secs = (performance.now() - started) / 1000;
-  rec.value("exchange", target, made / secs, made < exchangeN ? `stopped at N=${made} (cap ${exchangeCapMs / 1000}s)` : `N=${made}`);
-  console.log(`  ${target.name}: ${made} threads with a first exchange in ${secs.toFixed(1)}s, ${(made / secs).toFixed(1)}/s`);
+  // 1a: threads made the way a user makes them, a run each (the graph answers and titles): the
+  // first exchangeN from an empty server, then, at each larger N the seeding reaches, another
+  // exchangeSample of them, so the throughput of a real first exchange is known at every N.
+  const exchanges = async (key, want, from) => {
+    const started = performance.now();
+    const upTo = await make(from + want, from, Date.now() + exchangeCapMs, async (i) => {
+      const t = await client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
+      await client.runs.wait(t.thread_id, "agent", { input: human(`Question ${label(i)} about sourdough baking`) });
+    }, errors);
+    const secs = (performance.now() - started) / 1000;
+    const done = upTo - from;
+    const where = from === 0 ? `the first ${done}` : `${done} more at N=${from}`;
+    rec.value(key, target, done / secs, done < want ? `${where}, stopped by the ${exchangeCapMs / 1000}s cap` : where);
+    console.log(`  ${target.name}: ${where} with a first exchange in ${secs.toFixed(1)}s, ${(done / secs).toFixed(1)}/s`);
+    return upTo;
+  };
+  let made = await exchanges(`exchange.${steps[0]}`, exchangeN, 0);
+  let started;
+  let secs;
 
   // 1b: growing N the fast way through the same API (create + a titled state update), which also
   // seeds the read workloads; one creating-time budget per server over all steps.
@@ -122,6 +132,7 @@ export async function runScale(target, opts, rec) {
     // A step that made nothing (1a already reached its N) has no throughput to report.
     if (made > before) rec.value(`create.${n}`, target, (made - before) / secs, reached ? "" : `stopped at N=${made} (${seedCapMs / 1000}s budget)`);
     console.log(`  ${target.name}: N=${made}${reached ? "" : ` (budget spent before ${n})`}, ${((made - before) / secs).toFixed(0)}/s over this step`);
+    if (reached && n !== steps[0]) made = await exchanges(`exchange.${n}`, exchangeSample, made);
 
     const idle = await readLatencies(target, samples);
     if (idle.untitled) errors.push(`${idle.untitled} rows without a title on the first page at N=${made}`);
