@@ -105,8 +105,9 @@ const method = `Every thread was made through the API under test, 8 SDK workers,
 Workload 1a makes threads the way a user does: \`threads.create\` then \`runs.wait\` with one human
 message (\`Question t000123 about sourdough baking\`), the real graph answering through a loopback
 OpenAI-compatible model (bench/lib/scripted-llm.mjs, answering at once), so each has a checkpointed first
-exchange and its fallback title: the first ${P.exchangeN} threads, then ${P.exchangeSample} more at each larger N once 1b
-has grown the server to it, so this throughput is measured at every N (${P.exchangeCapMs / 1000} s cap for each batch).
+exchange and its fallback title: the first ${P.exchangeN} threads (the last ${P.exchangeSample} of them timed apart, on a warm server),
+then ${P.exchangeSample} more at each larger N once 1b has grown the server to it and that N's reads are done, so
+this throughput is measured at every N in batches of one size (${P.exchangeCapMs / 1000} s cap for each batch).
 Workload 1b grows N the fast way through the same API, the method of issue 10's own figures ("create +
 rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\` (a checkpoint written by the
 graph, a pinned title), with one time budget per server over all its steps (${seedCapFor("threadline") / 1000} s for Threadline, ${P.seedCapMs / 1000} s for langgraph dev); a server that

@@ -24,7 +24,9 @@ const k = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
 /** The rows of the table: key, workload, what is measured, unit, and which way is better. */
 export function tableRows(p) {
   const rows = [];
-  p.steps.forEach((n, i) => rows.push([`exchange.${n}`, "1a create + first exchange (a run)", i === 0 ? `throughput, the first ${k(p.exchangeN)}` : `throughput, ${k(p.exchangeSample)} more at N=${k(n)}`, "/s", "higher"]));
+  const warm = p.exchangeN - p.exchangeSample;
+  rows.push(["exchange.warmup", "1a create + first exchange (a run)", `throughput, the first ${k(warm)} (from an empty server)`, "/s", "higher"]);
+  p.steps.forEach((n, i) => rows.push([`exchange.${n}`, "1a create + first exchange (a run)", `throughput, ${k(p.exchangeSample)} more at N=${k(i === 0 ? warm : n)}`, "/s", "higher"]));
   for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
   for (const n of p.steps) {
     rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
@@ -96,7 +98,8 @@ export function verdicts(rec, p) {
     const later = exchangeSteps.slice(1).map((n) => ({ n, ratio: rec.get(`exchange.${n}`) / base }));
     const worst = later.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     const figures = later.map(({ n }) => `${rec.get(`exchange.${n}`).toFixed(0)}/s at ${k(n)}`).join(", ");
-    judge(`create + first exchange throughput flat as N grows (every N ≥ 80 % of the first ${k(p.exchangeN)}'s)`, worst.ratio >= 0.8, `${base.toFixed(0)}/s for the first ${k(p.exchangeN)} → ${figures} (lowest ${(worst.ratio * 100).toFixed(0)} %)`);
+    const warm = k(p.exchangeN - p.exchangeSample);
+    judge(`create + first exchange throughput flat as N grows (each batch of ${k(p.exchangeSample)} ≥ 80 % of the one at N=${warm})`, worst.ratio >= 0.8, `${base.toFixed(0)}/s at ${warm} → ${figures} (lowest ${(worst.ratio * 100).toFixed(0)} %)`);
   }
   for (const n of reachedSteps) {
     const r = rec.get(`pageinfo.${n}`);

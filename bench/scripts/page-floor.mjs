@@ -5,7 +5,8 @@
 // from a Threadline with 50 titled threads) from a bare node:http server that does no work at
 // all, and times them with the bench's own client code, beside the same two requests to
 // Threadline itself. The bare server's page/info ratio is what the client alone costs: a POST
-// through the SDK and 13 kB of JSON to parse, against a GET of 150 bytes.
+// through the SDK and 13 kB of JSON to parse, against a GET of 150 bytes. (The bare server sends
+// the body with Content-Type alone; Threadline adds a few headers, which is noise at this size.)
 //
 //   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3]
 //
@@ -69,7 +70,7 @@ try {
     }
     return { info: p50(infoMs), page: p50(pageMs) };
   }
-  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up, ${rounds} rounds, interleaved`);
+  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the two servers taking turns`);
   console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info |");
   console.log("|---|---|---|---|---|---|");
   for (let r = 1; r <= rounds; r++) {

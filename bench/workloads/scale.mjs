@@ -96,8 +96,9 @@ export async function runScale(target, opts, rec) {
   const errors = [];
   const { client } = target;
   // 1a: threads made the way a user makes them, a run each (the graph answers and titles): the
-  // first exchangeN from an empty server, then, at each larger N the seeding reaches, another
-  // exchangeSample of them, so the throughput of a real first exchange is known at every N.
+  // first exchangeN from an empty server, of which the last exchangeSample are timed apart (the
+  // warm baseline); then, at each larger N the seeding reaches, after that N's reads, another
+  // exchangeSample, so the throughput of a real first exchange is known at every N, batch for batch.
   const exchanges = async (key, want, from) => {
     const started = performance.now();
     const upTo = await make(from + want, from, Date.now() + exchangeCapMs, async (i) => {
@@ -107,11 +108,12 @@ export async function runScale(target, opts, rec) {
     const secs = (performance.now() - started) / 1000;
     const done = upTo - from;
     const where = from === 0 ? `the first ${done}` : `${done} more at N=${from}`;
-    rec.value(key, target, done / secs, done < want ? `${where}, stopped by the ${exchangeCapMs / 1000}s cap` : where);
+    rec.value(key, target, done / secs, done < want ? `${done} of ${want}: stopped by the ${exchangeCapMs / 1000}s cap` : "");
     console.log(`  ${target.name}: ${where} with a first exchange in ${secs.toFixed(1)}s, ${(done / secs).toFixed(1)}/s`);
     return upTo;
   };
-  let made = await exchanges(`exchange.${steps[0]}`, exchangeN, 0);
+  let made = await exchanges("exchange.warmup", exchangeN - exchangeSample, 0);
+  made = await exchanges(`exchange.${steps[0]}`, exchangeSample, made);
   let started;
   let secs;
 
@@ -132,7 +134,6 @@ export async function runScale(target, opts, rec) {
     // A step that made nothing (1a already reached its N) has no throughput to report.
     if (made > before) rec.value(`create.${n}`, target, (made - before) / secs, reached ? "" : `stopped at N=${made} (${seedCapMs / 1000}s budget)`);
     console.log(`  ${target.name}: N=${made}${reached ? "" : ` (budget spent before ${n})`}, ${((made - before) / secs).toFixed(0)}/s over this step`);
-    if (reached && n !== steps[0]) made = await exchanges(`exchange.${n}`, exchangeSample, made);
 
     const idle = await readLatencies(target, samples);
     if (idle.untitled) errors.push(`${idle.untitled} rows without a title on the first page at N=${made}`);
@@ -170,6 +171,7 @@ export async function runScale(target, opts, rec) {
     }
     if (onStep) await onStep(n, made);
     if (!reached) break;
+    if (n !== steps[0]) made = await exchanges(`exchange.${n}`, exchangeSample, made);
   }
   return { errors, made };
 }

@@ -50,7 +50,8 @@ const durableAnswers = new WeakSet<Response>();
 /**
  * An answer with nothing left to make durable: its handler made its writes durable already (a new
  * run's row, before the run started), or it wrote nothing (`readOnly`). The API sends it without
- * waiting for an fsync of what others (the runs, other requests) have written since.
+ * waiting for an fsync of what others (the runs, other requests) have written since. The router
+ * marks every answer of a `readOnly` route so, errors included (routes.ts).
  */
 export function answeredDurably(res: Response): Response {
   durableAnswers.add(res);
@@ -58,16 +59,6 @@ export function answeredDurably(res: Response): Response {
 }
 export const isAnsweredDurably = (res: Response) => durableAnswers.has(res);
 
-/**
- * A POST that only reads (search, count, history, state at a checkpoint): like a GET, it
- * acknowledges no write, so it never waits for the fsync of writes it did not make. Why: while runs
- * stream there is nearly always a commit waiting for its fsync, and every sidebar page waited for
- * one or two of them.
- */
-export const readOnly =
-  (handler: Handler): Handler =>
-  async (ctx) =>
-    answeredDurably(await handler(ctx));
 
 /** GET, HEAD and OPTIONS change nothing: no body rule, no cross-site refusal, no flush to wait for. */
 export const isReadMethod = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";

@@ -1,12 +1,16 @@
 import { bodyLimitFor, readJsonBody } from "./body";
 import { matchesFilters, type AuthEvent } from "../auth/enforce";
 import { ApiError, errorResponse, notFound, unprocessable } from "./errors";
-import type { AuthValue, Handler, RouteContext } from "./http";
+import { answeredDurably, type AuthValue, type Handler, type RouteContext } from "./http";
 import type { Api } from "../api";
 import { ANONYMOUS } from "../auth/identity";
 
+/** `readOnly`: a POST that changes nothing (search, count, history): answered like a GET, waiting for no fsync. */
+export type RouteOptions = { readOnly?: boolean };
+export const READS: RouteOptions = { readOnly: true };
+
 /** `event`: the LangGraph auth event this route raises; none = no identity needed (/info). */
-type Route = { method: string; pattern: string; parts: string[]; handler: Handler; event?: AuthEvent };
+type Route = { method: string; pattern: string; parts: string[]; handler: Handler; event?: AuthEvent } & RouteOptions;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -31,8 +35,8 @@ export const PATH_ID = /^[A-Za-z0-9_-]{1,128}$/;
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler, event?: AuthEvent): this {
-    this.routes.push({ method, pattern, parts: pattern.split("/").filter(Boolean), handler, event });
+  add(method: string, pattern: string, handler: Handler, event?: AuthEvent, opts: RouteOptions = {}): this {
+    this.routes.push({ method, pattern, parts: pattern.split("/").filter(Boolean), handler, event, ...opts });
     return this;
   }
 
@@ -64,9 +68,14 @@ export class Router {
   }
 
   async handle(api: Api, req: Request, segments: string[]): Promise<Response> {
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const m = this.match(method, segments);
+    const res = await this.answer(api, req, method, m);
+    return m.route?.readOnly ? answeredDurably(res) : res;
+  }
+
+  private async answer(api: Api, req: Request, method: string, m: ReturnType<Router["match"]>): Promise<Response> {
     try {
-      const method = req.method === "HEAD" ? "GET" : req.method;
-      const m = this.match(method, segments);
       if (!m.route) throw new ApiError(m.pathMatched ? 405 : 404, m.pathMatched ? "Method not allowed" : "Not found");
       for (const [name, value] of Object.entries(m.params)) {
         if (!PATH_ID.test(value)) throw unprocessable(`${name} must be a UUID or 1-128 letters, digits, '_' or '-'`);

@@ -3,35 +3,36 @@ import * as meta from "./handlers/meta";
 import * as runs from "./handlers/runs";
 import * as state from "./handlers/state";
 import * as threads from "./handlers/threads";
-import { readOnly } from "./http";
+import { READS } from "./router";
 import { restoreTitleHandler } from "./handlers/title-restore";
 
 /**
  * Every route under /api/langgraph with the LangGraph auth event it raises (the same event the
  * LangGraph server raises for that operation). One table, so what the API serves is readable at a glance.
- * `readOnly`: a POST that changes nothing, answered without waiting for anyone's fsync (http.ts).
+ * READS: a POST that changes nothing, answered like a GET without waiting for anyone's fsync
+ * (while runs stream there is nearly always a commit waiting for one; each sidebar page waited).
  */
 export function buildRoutes(r: Router): Router {
   return r
     .add("GET", "/info", meta.info)
-    .add("POST", "/assistants/search", readOnly(meta.searchAssistants), "assistants:search")
+    .add("POST", "/assistants/search", meta.searchAssistants, "assistants:search", READS)
     .add("GET", "/assistants/:assistant_id", meta.getAssistant, "assistants:read")
     .add("GET", "/assistants/:assistant_id/graph", meta.getAssistantGraph, "assistants:read")
     .add("GET", "/assistants/:assistant_id/schemas", meta.getAssistantSchemas, "assistants:read")
     .add("GET", "/assistants/:assistant_id/subgraphs", meta.getAssistantSubgraphs, "assistants:read")
     .add("POST", "/threads", threads.createThread, "threads:create")
-    .add("POST", "/threads/search", readOnly(threads.searchThreads), "threads:search")
-    .add("POST", "/threads/count", readOnly(threads.countThreads), "threads:search")
+    .add("POST", "/threads/search", threads.searchThreads, "threads:search", READS)
+    .add("POST", "/threads/count", threads.countThreads, "threads:search", READS)
     .add("GET", "/threads/:thread_id", threads.getThread, "threads:read")
     .add("PATCH", "/threads/:thread_id", threads.patchThread, "threads:update")
     .add("DELETE", "/threads/:thread_id", threads.deleteThread, "threads:delete")
     .add("POST", "/threads/:thread_id/copy", threads.copyThreadHandler, "threads:read")
     .add("GET", "/threads/:thread_id/state", state.getState, "threads:read")
     .add("POST", "/threads/:thread_id/state", state.updateState, "threads:update")
-    .add("POST", "/threads/:thread_id/state/checkpoint", readOnly(state.postStateCheckpoint), "threads:read")
+    .add("POST", "/threads/:thread_id/state/checkpoint", state.postStateCheckpoint, "threads:read", READS)
     .add("GET", "/threads/:thread_id/state/:checkpoint_id", state.getStateAtCheckpoint, "threads:read")
     .add("GET", "/threads/:thread_id/history", state.getHistory, "threads:read")
-    .add("POST", "/threads/:thread_id/history", readOnly(state.postHistory), "threads:read")
+    .add("POST", "/threads/:thread_id/history", state.postHistory, "threads:read", READS)
     .add("POST", "/threads/:thread_id/title/regenerate", state.regenerateTitle, "threads:update")
     .add("POST", "/threads/:thread_id/title/restore", restoreTitleHandler, "threads:update")
     .add("GET", "/threads/:thread_id/title/requests", state.listTitleRequests, "threads:read")

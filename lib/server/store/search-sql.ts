@@ -240,7 +240,10 @@ function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
     if (as === "json") return pg ? sql`to_json(t.title)` : sql`t.title`;
     return pg ? sql`to_jsonb(t.title)::text` : sql`json_quote(t.title)`;
   }
-  if (path === "values.title_source") return as === "json" ? (pg ? sql`t.title_source::json` : sql`json(t.title_source)`) : sql`t.title_source`;
+  if (path === "values.title_source") {
+    if (as === "text") return sql`t.title_source`;
+    return pg ? sql`t.title_source::json` : sql`CASE WHEN json_valid(t.title_source) THEN json(t.title_source) END`;
+  }
   if ((root === "values" || root === "metadata") && rest.length) {
     const col = sql.ref(`t.${root === "values" ? "values_json" : "metadata"}`);
     const p = jsonPath(rest);
@@ -265,8 +268,12 @@ export function extractColumns(extract: [string, string][] | undefined, d: Store
 export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract" | "withValues">, d: StoreDialect): Sql {
   const pg = d === "postgres";
   const text = (c: string) => sql.ref(`t.${c}`);
+  // SQLite: text that is not JSON (never written by the app; a hand-edited row) reads as
+  // threadJson reads it, null or {}, instead of failing the page. Postgres has no cheap test for
+  // that before version 16 (API.md says so).
   const json = (c: string, fallback: "{}" | null) => {
-    const v = pg ? sql`${sql.ref(`t.${c}`)}::json` : sql`json(${sql.ref(`t.${c}`)})`;
+    const col = sql.ref(`t.${c}`);
+    const v = pg ? sql`${col}::json` : sql`CASE WHEN json_valid(${col}) THEN json(${col}) END`;
     return fallback ? sql`COALESCE(${v}, ${pg ? sql`'{}'::json` : sql`json_object()`})` : v;
   };
   const empty = pg ? sql`'{}'::json` : sql`json_object()`;
@@ -275,7 +282,7 @@ export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract" | "wi
     created_at: text("created_at"),
     updated_at: text("updated_at"),
     activity_at: text("activity_at"),
-    metadata: json("metadata", null),
+    metadata: json("metadata", "{}"),
     status: text("status"),
     config: empty,
     context: empty,

@@ -171,7 +171,7 @@ describe.skipIf(testDialect === "postgres")("power-loss durability", () => {
     expect(covering[0].file).toBe(`${h.dbPath}-wal`);
   });
 
-  it("a POST that only reads (search, count, history, state at a checkpoint, assistants) is answered while an fsync is pending; a write waits for it", async () => {
+  it("a POST that only reads (search, count, history, state at a checkpoint, assistants) is answered while an fsync is pending, writing nothing; a write waits for it", async () => {
     // The WAL fsync blocks until the test releases it, once armed.
     let hold: Promise<void> | null = null;
     let release = () => {};
@@ -188,29 +188,44 @@ describe.skipIf(testDialect === "postgres")("power-loss durability", () => {
     const t = await h.client.threads.create();
     await h.client.threads.updateState(t.thread_id, { values: { title: "Before the slow disk" } });
     const [checkpoint] = await h.client.threads.getHistory(t.thread_id, { limit: 1 });
+    const changes = h.db.prepare("SELECT total_changes() AS n").pluck();
     hold = new Promise<void>((r) => (release = r));
-    let written = false;
-    const write = h.client.threads.updateState(t.thread_id, { values: { title: "Waiting for the disk" } }).then(() => (written = true));
-    while (!syncEntered) await sleep(5);
+    try {
+      let written = false;
+      const write = h.client.threads.updateState(t.thread_id, { values: { title: "Waiting for the disk" } }).then(() => (written = true));
+      while (!syncEntered) await sleep(5);
+      const before = Number(changes.get());
 
-    // Each of these would hang on the held fsync if it waited for it as a write does.
-    const [page, n, history, atCheckpoint, assistants] = await Promise.all([
-      h.client.threads.search({ limit: 10 }),
-      h.client.threads.count({}),
-      h.client.threads.getHistory(t.thread_id, { limit: 2 }),
-      h.client.threads.getState(t.thread_id, checkpoint.checkpoint),
-      h.client.assistants.search({ limit: 10 }),
-    ]);
-    expect(page.map((r) => r.thread_id)).toEqual([t.thread_id]);
-    expect(n).toBe(1);
-    expect(history.length).toBeGreaterThan(0);
-    expect((atCheckpoint.values as { title?: string }).title).toBe("Before the slow disk");
-    expect(assistants.length).toBeGreaterThan(0);
-    expect(written).toBe(false);
+      // Each of these would hang on the held fsync if it waited for it as a write does; an error
+      // answer of such a route (here a 404) does not wait either.
+      const reads = Promise.all([
+        h.client.threads.search({ limit: 10 }),
+        h.client.threads.count({}),
+        h.client.threads.getHistory(t.thread_id, { limit: 2 }),
+        h.client.threads.getState(t.thread_id, checkpoint.checkpoint),
+        h.client.assistants.search({ limit: 10 }),
+        h.fetch("/threads/no-such-thread/history", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.status),
+      ]);
+      const timeout = sleep(3_000).then(() => "still waiting" as const);
+      const answered = await Promise.race([reads, timeout]);
+      expect(answered).not.toBe("still waiting");
+      const [page, n, history, atCheckpoint, assistants, missing] = await reads;
+      expect(page.map((r) => r.thread_id)).toEqual([t.thread_id]);
+      expect(n).toBe(1);
+      expect(history.length).toBeGreaterThan(0);
+      expect((atCheckpoint.values as { title?: string }).title).toBe("Before the slow disk");
+      expect(assistants.length).toBeGreaterThan(0);
+      expect(missing).toBe(404);
+      // They wrote nothing, so they had nothing to wait for.
+      expect(Number(changes.get())).toBe(before);
+      expect(written).toBe(false);
 
-    release();
-    await write;
-    expect(written).toBe(true);
+      release();
+      await write;
+      expect(written).toBe(true);
+    } finally {
+      release();
+    }
   });
 
   it("concurrent writes share fsyncs (group commit), and each is still answered after one covering it", async () => {
