@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { p50, pool, sleep } from "../lib/stats.mjs";
 import { startTarget, treeRssMb } from "../lib/targets.mjs";
-import { backgroundStreams, firstPage, label } from "../workloads/scale.mjs";
+import { backgroundStreams, label, readLatencies } from "../workloads/scale.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const steps = arg("steps", "2000,10000,20000,40000").split(",").map(Number);
@@ -50,19 +50,9 @@ async function startServer() {
   return { ...target, gc };
 }
 
-async function latencies(target, samples = 100) {
-  const info = [];
-  const page = [];
-  for (let i = 0; i < samples + 50; i++) {
-    let t = performance.now();
-    await (await fetch(`${target.apiUrl}/info`)).json();
-    const infoMs = performance.now() - t;
-    t = performance.now();
-    await firstPage(target);
-    if (i < 50) continue; // warm-up (a fresh process is still compiling)
-    info.push(infoMs);
-    page.push(performance.now() - t);
-  }
+/** p50s of 100 after 50 untimed pairs (a fresh process is still compiling). */
+async function latencies(target) {
+  const { info, page } = await readLatencies(target, 100, 50);
   return { info: p50(info), page: p50(page) };
 }
 

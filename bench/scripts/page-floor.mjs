@@ -14,7 +14,7 @@
 import http from "node:http";
 import { p50 } from "../lib/stats.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
-import { firstPage } from "../workloads/scale.mjs";
+import { firstPage, readLatencies } from "../workloads/scale.mjs";
 import { Client } from "@langchain/langgraph-sdk";
 
 const arg = (name, dflt) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
@@ -53,23 +53,11 @@ try {
   const bareUrl = `http://127.0.0.1:${bare.address().port}`;
   const bareTarget = { kind: "threadline", apiUrl: bareUrl, client: new Client({ apiUrl: bareUrl, callerOptions: { maxRetries: 0 } }) };
 
-  /** The bench's measurement (workloads/scale.mjs readLatencies): /info then the page, one after another. */
-  async function measure(target) {
-    const infoMs = [];
-    const pageMs = [];
-    for (let i = 0; i < samples + 20; i++) {
-      let t = performance.now();
-      await (await fetch(`${target.apiUrl}/info`)).json();
-      const a = performance.now() - t;
-      t = performance.now();
-      await firstPage(target);
-      const b = performance.now() - t;
-      if (i < 20) continue;
-      infoMs.push(a);
-      pageMs.push(b);
-    }
+  /** The bench's own measurement (workload 2), after 20 untimed pairs. */
+  const measure = async (target) => {
+    const { info: infoMs, page: pageMs } = await readLatencies(target, samples, 20);
     return { info: p50(infoMs), page: p50(pageMs) };
-  }
+  };
   console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the two servers taking turns`);
   console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info |");
   console.log("|---|---|---|---|---|---|");

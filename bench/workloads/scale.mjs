@@ -30,11 +30,12 @@ export function firstPage(target) {
   return target.kind === "threadline" ? leanPage(target.client) : standardPage(target.client);
 }
 
-async function readLatencies(target, samples) {
+/** `GET /info` then the first page, one after another, `samples` times after `warmup` untimed pairs (ms). */
+export async function readLatencies(target, samples, warmup = 3) {
   const page = [];
   const info = [];
   let untitled = 0;
-  for (let i = 0; i < samples + 3; i++) {
+  for (let i = 0; i < samples + warmup; i++) {
     let t = performance.now();
     const res = await fetch(`${target.apiUrl}/info`);
     await res.json();
@@ -42,7 +43,7 @@ async function readLatencies(target, samples) {
     t = performance.now();
     const rows = await firstPage(target);
     const pageMs = performance.now() - t;
-    if (i < 3) continue; // warm-up
+    if (i < warmup) continue;
     info.push(infoMs);
     page.push(pageMs);
     untitled += rows.filter((r) => !rowTitle(r)).length;
@@ -114,21 +115,19 @@ export async function runScale(target, opts, rec) {
   };
   let made = await exchanges("exchange.warmup", exchangeN - exchangeSample, 0);
   made = await exchanges(`exchange.${steps[0]}`, exchangeSample, made);
-  let started;
-  let secs;
 
   // 1b: growing N the fast way through the same API (create + a titled state update), which also
   // seeds the read workloads; one creating-time budget per server over all steps.
   // The budget counts creating time only, not the read workloads measured between steps.
   let budgetLeft = seedCapMs;
   for (const n of steps) {
-    started = performance.now();
+    const started = performance.now();
     const before = made;
     made = await make(n, made, Date.now() + budgetLeft, async (i) => {
       const t = await client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
       await client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
     }, errors);
-    secs = (performance.now() - started) / 1000;
+    const secs = (performance.now() - started) / 1000;
     budgetLeft -= secs * 1000;
     const reached = made >= n;
     // A step that made nothing (1a already reached its N) has no throughput to report.

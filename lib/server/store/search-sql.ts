@@ -232,6 +232,16 @@ function columnOrder(q: ThreadQuery, dir: Sql): Sql {
   return q.sortBy === "thread_id" ? sql`${col} ${dir}` : sql`${col} ${dir}, t.thread_id ${dir}`;
 }
 
+/**
+ * A column holding JSON text as a JSON value. SQLite: text that is not JSON (never written by the
+ * app; a hand-edited row) is NULL, as Registry.threadJson reads it, instead of failing the page.
+ * Postgres has no cheap test for that before version 16 (API.md says so).
+ */
+function jsonOfColumn(column: string, d: StoreDialect): Sql {
+  const col = sql.ref(column);
+  return d === "postgres" ? sql`${col}::json` : sql`CASE WHEN json_valid(${col}) THEN json(${col}) END`;
+}
+
 /** One `extract` path as a JSON-valued expression (NULL when the path is missing); title/title_source come from the projection. */
 function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
   const [root, ...rest] = path.split(".");
@@ -240,10 +250,7 @@ function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
     if (as === "json") return pg ? sql`to_json(t.title)` : sql`t.title`;
     return pg ? sql`to_jsonb(t.title)::text` : sql`json_quote(t.title)`;
   }
-  if (path === "values.title_source") {
-    if (as === "text") return sql`t.title_source`;
-    return pg ? sql`t.title_source::json` : sql`CASE WHEN json_valid(t.title_source) THEN json(t.title_source) END`;
-  }
+  if (path === "values.title_source") return as === "text" ? sql`t.title_source` : jsonOfColumn("t.title_source", d);
   if ((root === "values" || root === "metadata") && rest.length) {
     const col = sql.ref(`t.${root === "values" ? "values_json" : "metadata"}`);
     const p = jsonPath(rest);
@@ -259,38 +266,33 @@ export function extractColumns(extract: [string, string][] | undefined, d: Store
   return sql`, ${sql.join(extract.map(([, path], i) => sql`${extractValue(path, d, "text")} AS ${sql.raw(`ex_${i}`)}`))}`;
 }
 
+/** The keys of a thread object, in Registry.threadJson's order. */
+const THREAD_OBJECT_KEYS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "status", "config", "context", "values", "interrupts"] as const;
+
 /**
  * Each thread of a search as the JSON text of its Agent Protocol object (column `j`), made by the
  * database: the object Registry.threadJson makes from a row, key for key (thread-json.test.ts
  * holds the two equal). Why: a sidebar page of 50 rows cost more to hand over to JS as ~500 column
  * values, rebuild as objects and stringify again than the query itself.
  */
-export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract" | "withValues">, d: StoreDialect): Sql {
+export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract">, d: StoreDialect): Sql {
   const pg = d === "postgres";
-  const text = (c: string) => sql.ref(`t.${c}`);
-  // SQLite: text that is not JSON (never written by the app; a hand-edited row) reads as
-  // threadJson reads it, null or {}, instead of failing the page. Postgres has no cheap test for
-  // that before version 16 (API.md says so).
-  const json = (c: string, fallback: "{}" | null) => {
-    const col = sql.ref(`t.${c}`);
-    const v = pg ? sql`${col}::json` : sql`CASE WHEN json_valid(${col}) THEN json(${col}) END`;
-    return fallback ? sql`COALESCE(${v}, ${pg ? sql`'{}'::json` : sql`json_object()`})` : v;
-  };
   const empty = pg ? sql`'{}'::json` : sql`json_object()`;
-  const fields: Record<(typeof THREAD_OBJECT_KEYS)[number], Sql | null> = {
-    thread_id: text("thread_id"),
-    created_at: text("created_at"),
-    updated_at: text("updated_at"),
-    activity_at: text("activity_at"),
-    metadata: json("metadata", "{}"),
-    status: text("status"),
+  const orEmpty = (v: Sql) => sql`COALESCE(${v}, ${empty})`;
+  const fields: Record<(typeof THREAD_OBJECT_KEYS)[number], Sql> = {
+    thread_id: sql.ref("t.thread_id"),
+    created_at: sql.ref("t.created_at"),
+    updated_at: sql.ref("t.updated_at"),
+    activity_at: sql.ref("t.activity_at"),
+    metadata: orEmpty(jsonOfColumn("t.metadata", d)),
+    status: sql.ref("t.status"),
     config: empty,
     context: empty,
-    values: q.withValues ? json("values_json", null) : null,
-    interrupts: json("interrupts_json", "{}"),
+    values: jsonOfColumn("t.values_json", d),
+    interrupts: orEmpty(jsonOfColumn("t.interrupts_json", d)),
   };
   const keys = q.select ? [...new Set(q.select)].filter((k): k is keyof typeof fields => k in fields) : THREAD_OBJECT_KEYS;
-  const pairs = keys.flatMap((k) => (fields[k] ? [[k, fields[k]] as const] : []));
+  const pairs = keys.map((k) => [k, fields[k]] as const);
   const object = (entries: (readonly [string, Sql])[]) => {
     const args = entries.map(([k, v]) => sql`${pg ? sql`${k}::text` : sql`${k}`}, ${v}`);
     return pg ? sql`json_build_object(${sql.join(args)})` : sql`json_object(${sql.join(args)})`;
@@ -299,6 +301,3 @@ export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract" | "wi
   const whole = object([...pairs, ...extracted]);
   return pg ? sql`${whole}::text` : whole;
 }
-
-/** The keys of a thread object, in Registry.threadJson's order. */
-export const THREAD_OBJECT_KEYS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "status", "config", "context", "values", "interrupts"] as const;
