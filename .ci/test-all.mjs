@@ -54,6 +54,7 @@ const POSTGRES_SUITES = [
   "lib/server/http/fuzz.test.ts",
   "lib/client/rename-undo.test.ts",
   "lib/client/thread-pages.test.ts",
+  "lib/client/standard-search.test.ts",
 ];
 // rename-race at its default 200 schedules took 172-199 s on Postgres here (100: 79 s): the
 // Postgres pass runs 60 (each schedule also leaves a database on the throwaway server).

@@ -258,10 +258,29 @@ describe("the forwarder in front of langgraph dev", () => {
     }
   }, 30_000);
 
-  it("sends the key upstream on every request and never back to the browser", () => {
-    expect(upstreamCalls.length).toBeGreaterThan(5);
-    for (const c of upstreamCalls) expect(c.headers.get("x-api-key")).toBe(KEY);
-    expect(browserSaw.length).toBeGreaterThan(5);
-    for (const seen of browserSaw) expect(seen).not.toContain(KEY);
-  });
+  it("sends the key upstream on every request and never back to the browser", async () => {
+    // Its own requests (so it holds whatever order the file's tests run in): reads, writes, a stream.
+    const calls = upstreamCalls.length;
+    const saw = browserSaw.length;
+    const client = sdk();
+    const thread = await client.threads.create();
+    await client.threads.search({ limit: 5 });
+    await client.threads.getState(thread.thread_id);
+    const res = await fwd.serve(
+      new Request(`${ORIGIN}/api/langgraph/threads/${thread.thread_id}/runs/stream`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ assistant_id: "agent", input: { messages: [{ role: "human", content: "hello" }] }, stream_mode: ["values"] }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    const streamed = [[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n"), await res.text()];
+    expect(streamed[1]).toContain("event: values");
+    const sent = upstreamCalls.slice(calls);
+    expect(sent.map((c) => new URL(c.url).pathname)).toEqual(expect.arrayContaining(["/threads", "/threads/search", `/threads/${thread.thread_id}/state`, `/threads/${thread.thread_id}/runs/stream`]));
+    for (const c of sent) expect(c.headers.get("x-api-key")).toBe(KEY);
+    const answers = [...browserSaw.slice(saw), ...streamed];
+    expect(answers.length).toBeGreaterThanOrEqual(8);
+    for (const seen of answers) expect(seen).not.toContain(KEY);
+  }, 30_000);
 });
