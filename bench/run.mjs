@@ -22,12 +22,12 @@ const P = quick
   ? { steps: [60, 150], exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
   : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
-// A full run gives Threadline 720 s, which reaches 100k at >= 139/s on a 2-core machine like
+// A full run gives Threadline up to 1,200 s, which reaches 100k at >= 85/s on a 2-core machine like
 // this one (the dev server's 420 s is as far as it goes); --cap or --cap-threadline overrides it.
 const seedCapFor = (kind) => {
   if (kind !== "threadline") return P.seedCapMs;
   if (tlCapArg) return Number(tlCapArg.split("=")[1]) * 1000;
-  return quick || capArg ? P.seedCapMs : 720_000;
+  return quick || capArg ? P.seedCapMs : 1_200_000;
 };
 const KINDS = ["threadline", "langgraph-dev"];
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
