@@ -22,11 +22,14 @@ const server = http.createServer((req, res) => {
       res.writeHead(200, rec.streamHeaders);
       const start = performance.now();
       let i = 0;
+      let timer;
+      res.on("close", () => clearTimeout(timer)); // a client that left gets nothing more
       const next = () => {
         // Every chunk that is due goes out now; a late timer never reorders or drops one.
         while (i < rec.chunks.length && rec.chunks[i].at <= performance.now() - start) res.write(rec.chunks[i++].text);
-        if (i < rec.chunks.length) setTimeout(next, rec.chunks[i].at - (performance.now() - start));
-        else res.end();
+        const due = i < rec.chunks.length ? rec.chunks[i].at : rec.endAt;
+        if (i === rec.chunks.length && due <= performance.now() - start) res.end();
+        else timer = setTimeout(next, due - (performance.now() - start));
       };
       next();
       return;

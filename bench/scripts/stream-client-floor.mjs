@@ -4,12 +4,14 @@
 // run's stream from Threadline (the bench's request, the built-in model at 20 ms a token, as in
 // workload 6) and replays those exact bytes at their recorded pace from a server that does no
 // work (replay-server.mjs, a process of its own), then runs the bench's own workload code
-// (workloads/stream.mjs) against it and against Threadline, taking turns. What the replay server
-// scores is what the SDK client, the connections and the machine cost before any server work.
+// (workloads/stream.mjs) against it and against Threadline, taking turns (which goes first
+// alternates by round). What the replay server scores is what the SDK client, the connections and
+// the machine cost before any server work, plus the recorded run's own pacing (its largest gap
+// between two chunks is printed with it).
 //
 //   node bench/scripts/stream-client-floor.mjs [--levels=50,100,200] [--rounds=2]
 //
-// Needs a build (`npx next build`; built when missing).
+// Needs a build (`npx next build`; built when missing or older than HEAD).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +32,7 @@ async function record(tl) {
   let thread;
   let headers;
   let chunks;
+  let endAt;
   const client = new Client({
     apiUrl: tl.apiUrl,
     callerOptions: {
@@ -48,6 +51,9 @@ async function record(tl) {
               chunks.push({ at: performance.now() - t0, text: text.decode(chunk, { stream: true }) });
               out.enqueue(chunk);
             },
+            flush() {
+              endAt = performance.now() - t0;
+            },
           }),
         );
         return new Response(body, { status: res.status, headers: res.headers });
@@ -65,16 +71,23 @@ async function record(tl) {
   }
   // The first chunk goes out at once: the replay server has nothing to do before it.
   const first = chunks[0].at;
-  return { thread, streamHeaders: headers, chunks: chunks.map((c) => ({ at: c.at - first, text: c.text })) };
+  return { thread, streamHeaders: headers, chunks: chunks.map((c) => ({ at: c.at - first, text: c.text })), endAt: endAt - first };
 }
 
 async function startReplay(file) {
   const child = spawn(process.execPath, [path.join(root, "bench/scripts/replay-server.mjs"), file], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error("replay server did not start in 10 s"));
+    }, 10_000);
     child.once("exit", (code) => reject(new Error(`replay server exited (${code})`)));
     child.stdout.on("data", (d) => {
       const m = /PORT (\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     });
   });
   const apiUrl = `http://127.0.0.1:${port}`;
@@ -95,14 +108,16 @@ try {
   fs.writeFileSync(file, JSON.stringify(recording));
   const events = recording.chunks.reduce((n, c) => n + (c.text.match(/^event: /gm)?.length ?? 0), 0);
   const bytes = recording.chunks.reduce((n, c) => n + Buffer.byteLength(c.text), 0);
+  const gaps = recording.chunks.slice(1).map((c, i) => c.at - recording.chunks[i].at);
   replay = await startReplay(file);
-  console.log(`recorded run: ${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.chunks.at(-1).at.toFixed(0)} ms`);
+  console.log(`recorded run: ${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${Math.max(...gaps).toFixed(1)} ms`);
   const rows = [];
   const rec = { value: (key, target, v) => rows.push({ key, name: target.name, v }) };
   for (let r = 1; r <= rounds; r++) {
-    for (const target of [replay, tl]) {
+    for (const target of r % 2 ? [replay, tl] : [tl, replay]) {
       const from = rows.length;
-      await runConcurrency(target, { levels, capMs: 120_000 }, rec);
+      const { errors } = await runConcurrency(target, { levels, capMs: 120_000 }, rec);
+      for (const e of errors) console.log(`  ${target.name}: ${e}`);
       for (const c of levels) {
         const get = (what) => rows.slice(from).find((x) => x.key === `conc.${c}.${what}`)?.v;
         rows.push({ key: "line", text: `| ${r} | ${target.name} | ${c} | ${get("errors")} | ${get("first").toFixed(0)} | ${get("gap").toFixed(1)} | ${get("rss").toFixed(0)} |` });
