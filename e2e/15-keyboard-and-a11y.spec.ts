@@ -186,6 +186,9 @@ test.describe("keyboard, focus and accessibility", () => {
       await sidebar.openMenu(ids[0]);
       found.push(...(await seriousViolations(page, `${colorScheme} row menu`)));
       await page.keyboard.press("Escape");
+      // The closing menu hands focus back to its button; F2 must not race that hand-back.
+      await expect(page.getByTestId("row-menu")).toBeHidden();
+      await expect(sidebar.menuButton(ids[0])).toBeFocused();
       await sidebar.startEditing(ids[0], "f2");
       found.push(...(await seriousViolations(page, `${colorScheme} rename editor`)));
       await page.keyboard.press("Escape");

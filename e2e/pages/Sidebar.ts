@@ -70,7 +70,9 @@ export class Sidebar {
   async startEditing(threadId: string, how: RenameHow = "double-click") {
     if (how === "double-click") await this.rowTitle(threadId).dblclick();
     else if (how === "f2") {
-      await this.row(threadId).getByTestId("thread-link").focus();
+      const link = this.row(threadId).getByTestId("thread-link");
+      await link.focus();
+      await expect(link).toBeFocused();
       await this.page.keyboard.press("F2");
     } else await this.menuItem(threadId, "menu-rename");
     await expect(this.editor).toBeVisible();
