@@ -19,7 +19,7 @@ import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { sleep } from "../lib/stats.mjs";
 import { ensureBuild, root, startTarget, treeRssMb } from "../lib/targets.mjs";
-import { runConcurrency } from "../workloads/stream.mjs";
+import { concurrentRun, runConcurrency } from "../workloads/stream.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const levels = arg("levels", "50,100,200").split(",").map(Number);
@@ -63,10 +63,7 @@ async function record(tl) {
   // The last of three runs: the first ones warm the server up.
   for (let i = 0; i < 3; i++) {
     const { thread_id } = await client.threads.create();
-    const stream = client.runs.stream(thread_id, "agent", {
-      input: { messages: [{ role: "human", content: `Concurrent run 0 of 1` }] },
-      streamMode: ["values", "messages-tuple"],
-    });
+    const stream = client.runs.stream(thread_id, "agent", concurrentRun(0, 1));
     for await (const part of stream) if (part.event === "error") throw new Error(`recording run failed: ${JSON.stringify(part.data)}`);
   }
   // The first chunk goes out at once: the replay server has nothing to do before it.
@@ -111,23 +108,22 @@ try {
   const gaps = recording.chunks.slice(1).map((c, i) => c.at - recording.chunks[i].at);
   replay = await startReplay(file);
   console.log(`recorded run: ${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${Math.max(...gaps).toFixed(1)} ms`);
-  const rows = [];
-  const rec = { value: (key, target, v) => rows.push({ key, name: target.name, v }) };
+  const lines = [];
   for (let r = 1; r <= rounds; r++) {
     for (const target of r % 2 ? [replay, tl] : [tl, replay]) {
-      const from = rows.length;
-      const { errors } = await runConcurrency(target, { levels, capMs: 120_000 }, rec);
+      const got = new Map();
+      const { errors } = await runConcurrency(target, { levels, capMs: 120_000 }, { value: (key, _target, v) => got.set(key, v) });
       for (const e of errors) console.log(`  ${target.name}: ${e}`);
       for (const c of levels) {
-        const get = (what) => rows.slice(from).find((x) => x.key === `conc.${c}.${what}`)?.v;
-        rows.push({ key: "line", text: `| ${r} | ${target.name} | ${c} | ${get("errors")} | ${get("first").toFixed(0)} | ${get("gap").toFixed(1)} | ${get("rss").toFixed(0)} |` });
+        const get = (what) => got.get(`conc.${c}.${what}`);
+        lines.push(`| ${r} | ${target.name} | ${c} | ${get("errors")} | ${get("first").toFixed(0)} | ${get("gap").toFixed(1)} | ${get("rss").toFixed(0)} |`);
       }
       await sleep(1_000);
     }
   }
   console.log("\n| round | server | streams | errors | first event p50 ms | gap p99 ms | server RSS MB |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const row of rows) if (row.key === "line") console.log(row.text);
+  for (const line of lines) console.log(line);
 } finally {
   replay?.stop();
   await tl.stop();

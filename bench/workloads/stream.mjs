@@ -1,5 +1,12 @@
 import { p50, p99, sleep } from "../lib/stats.mjs";
 
+/** Workload 6's request for run `i` of `c`: one human message, the modes the web app streams. */
+export const concurrentRun = (i, c, signal) => ({
+  input: { messages: [{ role: "human", content: `Concurrent run ${i} of ${c}` }] },
+  streamMode: ["values", "messages-tuple"],
+  signal,
+});
+
 /**
  * Workload 6: `c` streaming runs started at once, one thread each. Per run: time to its first
  * event, gaps between consecutive events; errors; the server's peak RSS (process tree).
@@ -23,11 +30,7 @@ export async function runConcurrency(target, { levels, capMs }, rec) {
         const t0 = performance.now();
         let last;
         try {
-          const stream = target.client.runs.stream(tid, "agent", {
-            input: { messages: [{ role: "human", content: `Concurrent run ${i} of ${c}` }] },
-            streamMode: ["values", "messages-tuple"],
-            signal: abort.signal,
-          });
+          const stream = target.client.runs.stream(tid, "agent", concurrentRun(i, c, abort.signal));
           for await (const part of stream) {
             const now = performance.now();
             if (last === undefined) first.push(now - t0);
