@@ -83,8 +83,12 @@ test("rejoining an answer after a reload can fail visibly and be retried", async
   // the send at once, well within the answer's few seconds.
   await page.route(isJoin, (route) => (route.request().method() === "GET" ? route.fulfill(refuse) : route.fallback()));
   await chat.openNew();
+  // The reload must come after the server has the run (its stream answers once the run is stored):
+  // the Stop button shows before that, and a reload then would cancel the send, leaving no run to rejoin.
+  const stored = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/runs/stream"));
   await chat.send("Describe the water cycle step by step, with examples from everyday life");
   await expect(chat.stopButton).toBeVisible();
+  expect((await stored).status()).toBe(200);
   await page.reload();
   await expect(chat.error).toContainText("The server refused the request.");
   await expect(chat.error).not.toContainText("1234");
