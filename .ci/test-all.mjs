@@ -137,9 +137,17 @@ if (!skipE2E) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Each failed test by name with the start of its error, so the end of the log says which one failed.
+const failedTests = [];
+const firstLines = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").slice(0, 3).join(" | ").slice(0, 400);
 for (const [file, required] of [[vitestJson, true], [vitestPgJson, Boolean(testDatabaseUrl)]]) {
   const v = readJson(file);
   if (v) {
+    for (const suite of v.testResults ?? []) {
+      for (const t of suite.assertionResults ?? []) {
+        if (t.status === "failed") failedTests.push(`${path.basename(file)}: ${path.relative(root, suite.name)} › ${t.fullName}: ${firstLines(t.failureMessages?.[0])}`);
+      }
+    }
     passed += v.numPassedTests ?? 0;
     failed += v.numFailedTests ?? 0;
     skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
@@ -150,6 +158,17 @@ for (const [file, required] of [[vitestJson, true], [vitestPgJson, Boolean(testD
 const playwrightReports = [[playwrightJson, true], [playwrightLanggraphJson, true], [playwrightPgJson, Boolean(testDatabaseUrl)]];
 for (const [file, required] of skipE2E ? [] : playwrightReports) {
   const p = readJson(file);
+  const walk = (suite, where) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        for (const r of t.results ?? []) {
+          if (r.status !== "passed" && r.status !== "skipped") failedTests.push(`${path.basename(file)}: ${where} › ${spec.title} (try ${r.retry + 1}, ${r.status}): ${firstLines(r.error?.message)}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, where || child.file || child.title);
+  };
+  for (const suite of p?.suites ?? []) walk(suite, suite.file ?? suite.title);
   if (p?.stats) {
     passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
     failed += p.stats.unexpected ?? 0;
@@ -160,6 +179,7 @@ for (const [file, required] of skipE2E ? [] : playwrightReports) {
 }
 
 if (passed + failed === 0) failures.push("no tests ran");
+if (failedTests.length) console.log(`\nFailed tests (retries included):\n${failedTests.map((t) => `- ${t}`).join("\n")}`);
 if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failures.length || failed ? 1 : 0);

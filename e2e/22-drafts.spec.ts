@@ -34,3 +34,45 @@ test("drafts are kept per conversation and for the new-conversation page, across
   await chat.open(b);
   await expect(chat.input).toHaveValue("half-written for B");
 });
+
+// The send's POST /runs/stream: held (never answered, as on a link that stalls) or refused by the network.
+const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+
+test("a message whose send never reached the server is back in the composer after a reload, and is not sent twice", async ({ page, chat }) => {
+  // New conversation: the thread is made, then the run's request stalls and the page reloads.
+  await chat.openNew();
+  await page.route(isRunStream, () => undefined);
+  await chat.send("Lost in a tunnel on the way out");
+  const id = await chat.threadId();
+  await page.reload();
+  await expect(chat.input).toHaveValue("Lost in a tunnel on the way out");
+  await expect(chat.userMessages).toHaveCount(0);
+
+  // Existing conversation: the request fails; more is typed; the page reloads.
+  await page.unroute(isRunStream);
+  await chat.input.press("Enter");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
+  await chat.send("A second thought that never left");
+  await expect(chat.error).toBeVisible();
+  await chat.input.fill("and a third, typed after");
+  await page.reload();
+  await expect(chat.input).toHaveValue("A second thought that never left\n\nand a third, typed after");
+  await expect(chat.userMessages).toHaveText(["Lost in a tunnel on the way out"]);
+
+  // The request arrives and the run answers, but the answer never gets back to the page: after a
+  // reload the conversation holds the message, so it is not put back into the composer.
+  await page.unroute(isRunStream);
+  let answered!: () => void;
+  const serverAnswered = new Promise<void>((resolve) => (answered = resolve));
+  await page.route(isRunStream, async (route) => {
+    await route.fetch();
+    answered();
+  });
+  await chat.input.press("Enter");
+  await serverAnswered;
+  await page.reload();
+  await expect(chat.userMessages).toHaveText(["Lost in a tunnel on the way out", "A second thought that never left and a third, typed after"]);
+  await expect(chat.input).toHaveValue("");
+  expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
+});

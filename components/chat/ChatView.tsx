@@ -13,7 +13,8 @@ import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
-import { NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
+import { holdUnsent, moveUnsent, releaseUnsent } from "@/lib/client/unsent";
+import { browserStorage, NEW_CONVERSATION_DRAFT, sendsUnderWay } from "@/lib/client/use-draft";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
@@ -64,10 +65,19 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const [lastAction, setLastAction] = useState<LastAction | null>(null);
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
+  // Our last send, kept in storage (lib/client/unsent.ts) under `key` until its run exists.
+  const unsent = useRef<{ messageId: string; key: string } | null>(null);
+  const delivered = useMemo(() => new Set((initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : []))), [initialValues]);
 
   const onThreadId = useCallback(
     (id: string | null) => {
       if (!id) return; // our own abort on unmount
+      const held = unsent.current;
+      const storage = browserStorage();
+      if (held && storage && held.key === NEW_CONVERSATION_DRAFT) {
+        moveUnsent(storage, held.key, id, held.messageId);
+        held.key = id;
+      }
       setThreadId(id);
       runRegistry.setOpenThread(id); // before the run is recorded, so nobody else joins it
       window.history.replaceState(null, "", `/c/${encodeURIComponent(id)}`);
@@ -87,6 +97,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     fetchStateHistory: false,
     reconnectOnMount: runRegistry.storage,
     onCreated: (run) => {
+      const held = unsent.current;
+      const storage = browserStorage();
+      if (held && storage) releaseUnsent(storage, held.key, held.messageId);
+      if (held) sendsUnderWay.delete(held.messageId);
+      unsent.current = null;
       noteRun({ threadId: run.thread_id, runId: run.run_id });
       recordRunActivity(qc, run.thread_id, true, { runId: run.run_id });
     },
@@ -134,6 +149,19 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     wasLoading.current = isLoading;
   }, [qc, isLoading, threadId]);
 
+  // A send that failed is no longer under way: its record stays, so a reload (or coming back to
+  // this conversation) puts the text back into the composer. The same when this view goes.
+  const error = stream.error;
+  useEffect(() => {
+    if (error && unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+  }, [error]);
+  useEffect(
+    () => () => {
+      if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+    },
+    [],
+  );
+
   const { submit, joinStream } = stream;
   const join = useCallback(
     (runId: string) => {
@@ -151,6 +179,12 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     (text: string, attachments: readonly ComposerAttachment[] = []) => {
       const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
       if (!threadId) firstMessage.current = message;
+      const key = threadId ?? NEW_CONVERSATION_DRAFT;
+      const storage = browserStorage();
+      if (storage) holdUnsent(storage, key, message.id, text);
+      if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+      sendsUnderWay.add(message.id);
+      unsent.current = { messageId: message.id, key };
       setLastAction({ kind: "send", input: { text, attachments } });
       setRetryProblem(null);
       void submit(
@@ -174,7 +208,6 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   );
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
-  const error = stream.error;
   const retry =
     lastAction === null || isLoading
       ? null
@@ -205,6 +238,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           onStop={() => void stop(stream.stop)}
           autoFocus={initialThreadId === null}
           draftKey={threadId ?? NEW_CONVERSATION_DRAFT}
+          delivered={delivered}
         />
       )}
     </div>

@@ -14,11 +14,13 @@ interface ComposerProps {
   autoFocus?: boolean;
   /** Where the unsent text is kept (the thread id, or "new" on the new-conversation page). */
   draftKey: string;
+  /** Ids of the messages the conversation holds (a send found unsent after a reload but among them arrived). */
+  delivered?: ReadonlySet<string>;
 }
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
-export function Composer({ streaming, onSend, onStop, autoFocus, draftKey }: ComposerProps) {
-  const [text, setText] = useDraft(draftKey);
+export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered }: ComposerProps) {
+  const [text, setText] = useDraft(draftKey, delivered);
   const files = useComposerAttachments();
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);

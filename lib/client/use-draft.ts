@@ -1,5 +1,6 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { joinUnsentAndDraft, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -45,7 +46,11 @@ export function writeDraft(storage: DraftStorage, key: string, text: string, now
   }
 }
 
-function browserStorage(): DraftStorage | null {
+/** Ids of the messages this page has sent whose run the server has not confirmed, nor failed. */
+export const sendsUnderWay = new Set<string>();
+const NONE: ReadonlySet<string> = new Set();
+
+export function browserStorage(): DraftStorage | null {
   try {
     return typeof window === "undefined" ? null : window.localStorage;
   } catch {
@@ -55,15 +60,21 @@ function browserStorage(): DraftStorage | null {
 
 /**
  * The composer's text, kept per conversation across switching and reloads until it is sent.
- * Starts empty on the server and first client render (no hydration mismatch), then restores.
+ * Starts empty on the server and first client render (no hydration mismatch), then restores,
+ * with a send that never reached the server put back in front of it (lib/client/unsent.ts);
+ * `delivered` are the ids of the messages the conversation already holds.
  */
-export function useDraft(key: string): [string, (text: string) => void] {
+export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void] {
   const [text, setText] = useState("");
+  const deliveredRef = useRef(delivered);
   useEffect(() => {
     const storage = browserStorage();
+    if (!storage) return;
+    const unsent = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current);
+    const restored = joinUnsentAndDraft(unsent, readDraft(storage, key));
+    if (unsent) writeDraft(storage, key, restored);
     // Restoring from storage after hydration is the point of this effect.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (storage) setText(readDraft(storage, key));
+    setText(restored);
   }, [key]);
   const update = useCallback(
     (next: string) => {

@@ -1,0 +1,87 @@
+/**
+ * A sent message the server has not confirmed yet. The composer empties on send, so until the
+ * run exists on the server the text lives only in this page's memory; a reload, a crash or a
+ * failed request in that window would lose it. So each send is kept in localStorage, per
+ * conversation (the thread id, or "new" before the thread exists), until the run is created;
+ * a page that finds one on opening the conversation puts the text back into the composer,
+ * unless the conversation already holds that message (the request did arrive).
+ */
+const STORE_KEY = "threadline:unsent";
+/** Same bound as drafts: a pile of forgotten records never fills the origin's storage. */
+const MAX_RECORDS = 50;
+
+type UnsentStorage = Pick<Storage, "getItem" | "setItem">;
+export type Unsent = { messageId: string; text: string; at: number };
+type Records = Record<string, Unsent>;
+
+function load(storage: UnsentStorage): Records {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(STORE_KEY) ?? "{}");
+    if (!parsed || typeof parsed !== "object") return {};
+    const out: Records = {};
+    for (const [k, v] of Object.entries(parsed)) {
+      const r = v as Partial<Unsent>;
+      if (typeof r?.messageId === "string" && typeof r.text === "string" && typeof r.at === "number") out[k] = { messageId: r.messageId, text: r.text, at: r.at };
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function save(storage: UnsentStorage, records: Records) {
+  const kept = Object.entries(records)
+    .sort((a, b) => b[1].at - a[1].at)
+    .slice(0, MAX_RECORDS);
+  try {
+    storage.setItem(STORE_KEY, JSON.stringify(Object.fromEntries(kept)));
+  } catch {
+    // quota or private mode: the send goes on; only the reload safety net is missing
+  }
+}
+
+/** Keeps a send under `key` until `release`; a later send under the same key replaces it. */
+export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, now = Date.now()) {
+  if (!text.trim()) return;
+  const records = load(storage);
+  records[key] = { messageId, text, at: now };
+  save(storage, records);
+}
+
+/** The new-conversation page's send got its thread: a reload now opens that thread's page. */
+export function moveUnsent(storage: UnsentStorage, from: string, to: string, messageId: string) {
+  const records = load(storage);
+  if (records[from]?.messageId !== messageId) return;
+  records[to] = records[from];
+  delete records[from];
+  save(storage, records);
+}
+
+/** The server has the message (its run was created): nothing left to keep. */
+export function releaseUnsent(storage: UnsentStorage, key: string, messageId: string) {
+  const records = load(storage);
+  if (records[key]?.messageId !== messageId) return;
+  delete records[key];
+  save(storage, records);
+}
+
+/**
+ * The text to put back into the composer of conversation `key`, removing its record: none while
+ * this page's own send of it is still under way (`inFlight`), and none when the conversation
+ * already holds the message (`delivered`: its id is among the thread's messages).
+ */
+export function takeUnsent(storage: UnsentStorage, key: string, inFlight: ReadonlySet<string>, delivered: ReadonlySet<string>): string {
+  const records = load(storage);
+  const record = records[key];
+  if (!record || inFlight.has(record.messageId)) return "";
+  delete records[key];
+  save(storage, records);
+  return delivered.has(record.messageId) ? "" : record.text;
+}
+
+/** What the composer shows when both an unsent message and a draft written after it are there. */
+export function joinUnsentAndDraft(unsent: string, draft: string): string {
+  if (!unsent) return draft;
+  if (!draft.trim() || draft === unsent) return unsent;
+  return `${unsent}\n\n${draft}`;
+}
