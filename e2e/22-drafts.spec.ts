@@ -37,6 +37,9 @@ test("drafts are kept per conversation and for the new-conversation page, across
 
 // The send's POST /runs/stream: held (never answered, as on a link that stalls) or refused by the network.
 const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+/** The conversation keys of the sends the page keeps until the server has them (lib/client/unsent.ts). */
+const unsentKeys = (page: import("@playwright/test").Page) =>
+  page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object));
 
 test("a message whose send never reached the server is back in the composer after a reload, and is not sent twice", async ({ page, chat }) => {
   // New conversation: the thread is made, then the run's request stalls and the page reloads.
@@ -44,6 +47,7 @@ test("a message whose send never reached the server is back in the composer afte
   await page.route(isRunStream, () => undefined);
   await chat.send("Lost in a tunnel on the way out");
   const id = await chat.threadId();
+  expect(await unsentKeys(page)).toEqual([id]);
   await page.reload();
   await expect(chat.input).toHaveValue("Lost in a tunnel on the way out");
   await expect(chat.userMessages).toHaveCount(0);
@@ -53,8 +57,10 @@ test("a message whose send never reached the server is back in the composer afte
   await chat.input.press("Enter");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
+  expect(await unsentKeys(page)).toEqual([]);
   await chat.send("A second thought that never left");
   await expect(chat.error).toBeVisible();
+  expect(await unsentKeys(page)).toEqual([id]);
   await chat.input.fill("and a third, typed after");
   await page.reload();
   await expect(chat.input).toHaveValue("A second thought that never left\n\nand a third, typed after");
@@ -71,8 +77,11 @@ test("a message whose send never reached the server is back in the composer afte
   });
   await chat.input.press("Enter");
   await serverAnswered;
+  expect(await unsentKeys(page)).toEqual([id]);
   await page.reload();
   await expect(chat.userMessages).toHaveText(["Lost in a tunnel on the way out", "A second thought that never left and a third, typed after"]);
+  // The record is read (and dropped) after hydration: only then does the empty composer count.
+  await expect.poll(() => unsentKeys(page)).toEqual([]);
   await expect(chat.input).toHaveValue("");
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
 });

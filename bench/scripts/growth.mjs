@@ -6,7 +6,7 @@
 // end the server is restarted on the same DATA_DIR and measured again: a fresh process on the
 // same database tells the process's own growth apart from the data's.
 //
-//   node bench/scripts/growth.mjs [--steps=2000,10000,20000,40000] [--data=/tmp/tl-growth]
+//   node bench/scripts/growth.mjs [--steps=2000,10000,20000,40000] [--data=/tmp/tl-growth] [--after-restart=K]
 //
 // Needs a build (`npx next build`). No model: the threads get their titles by updateState.
 import fs from "node:fs";
@@ -23,6 +23,9 @@ const dataDir = path.resolve(arg("data", "/tmp/tl-growth"));
 const streams = Number(arg("streams", "0"));
 const streamSecs = Number(arg("stream-secs", "15"));
 const extraNodeArgs = arg("node-args", "").split(" ").filter(Boolean);
+// --after-restart=K: the restarted process also makes K more threads, so a create rate that fell
+// with N can be told apart: back up in a fresh process (the process's own growth) or not (the data).
+const afterRestart = Number(arg("after-restart", "0"));
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 
@@ -56,6 +59,16 @@ async function latencies(target) {
   return { info: p50(info), page: p50(page) };
 }
 
+/** Threads `from`..`to`-1, the bench's seeding way: create, then a titled updateState; 8 SDK workers. */
+async function makeThreads(target, from, to) {
+  let next = from;
+  await pool(to - from, 8, async () => {
+    const i = next++;
+    const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
+    await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
+  });
+}
+
 const rows = [];
 function report(row) {
   rows.push(row);
@@ -68,12 +81,7 @@ try {
   for (const n of steps) {
     const before = { ...target.gc };
     const started = performance.now();
-    let next = made;
-    await pool(n - made, 8, async () => {
-      const i = next++;
-      const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
-      await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-    });
+    await makeThreads(target, made, n);
     const secs = (performance.now() - started) / 1000;
     const perSec = (n - made) / secs;
     made = n;
@@ -108,6 +116,15 @@ try {
   await sleep(2000);
   const l = await latencies(target);
   report({ N: made, process: "fresh (restarted on the same DATA_DIR)", infoMs: +l.info.toFixed(2), pageMs: +l.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+  if (afterRestart > 0) {
+    const started = performance.now();
+    await makeThreads(target, made, made + afterRestart);
+    const perSec = afterRestart / ((performance.now() - started) / 1000);
+    made += afterRestart;
+    await sleep(2000);
+    const l2 = await latencies(target);
+    report({ N: made, process: "fresh, after making more", createPerSec: +perSec.toFixed(1), infoMs: +l2.info.toFixed(2), pageMs: +l2.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+  }
 } finally {
   await target.stop();
 }

@@ -67,6 +67,13 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
   // Our last send, kept in storage (lib/client/unsent.ts) under `key` until its run exists.
   const unsent = useRef<{ messageId: string; key: string } | null>(null);
+  const forgetUnsent = useCallback(() => {
+    const held = unsent.current;
+    const storage = browserStorage();
+    if (held && storage) releaseUnsent(storage, held.key, held.messageId);
+    if (held) sendsUnderWay.delete(held.messageId);
+    unsent.current = null;
+  }, []);
   const delivered = useMemo(() => new Set((initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : []))), [initialValues]);
 
   const onThreadId = useCallback(
@@ -97,11 +104,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     fetchStateHistory: false,
     reconnectOnMount: runRegistry.storage,
     onCreated: (run) => {
-      const held = unsent.current;
-      const storage = browserStorage();
-      if (held && storage) releaseUnsent(storage, held.key, held.messageId);
-      if (held) sendsUnderWay.delete(held.messageId);
-      unsent.current = null;
+      // useStream calls this for runs of our own `submit` only (not joins): our send arrived.
+      forgetUnsent();
       noteRun({ threadId: run.thread_id, runId: run.run_id });
       recordRunActivity(qc, run.thread_id, true, { runId: run.run_id });
     },
@@ -152,9 +156,10 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   // A send that failed is no longer under way: its record stays, so a reload (or coming back to
   // this conversation) puts the text back into the composer. The same when this view goes.
   const error = stream.error;
+  const failed = Boolean(error) && !stream.isLoading;
   useEffect(() => {
-    if (error && unsent.current) sendsUnderWay.delete(unsent.current.messageId);
-  }, [error]);
+    if (failed && unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+  }, [failed]);
   useEffect(
     () => () => {
       if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
@@ -200,11 +205,12 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       const plan = planRetry(state, text);
       if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
       else if (plan === "resume") {
+        forgetUnsent(); // the conversation holds the message: only its answer is missing
         setRetryProblem(null);
         void submit(null, RUN_OPTIONS);
       } else send(text, attachments);
     },
-    [send, submit, threadId],
+    [send, submit, threadId, forgetUnsent],
   );
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);

@@ -13,6 +13,8 @@ describe("unsent messages", () => {
     holdUnsent(s, "new", "m1", "hello there");
     moveUnsent(s, "new", "t1", "m1");
     expect(takeUnsent(s, "new", none, none)).toBe("");
+    expect(takeUnsent(s, "t1", new Set(["m1"]), none)).toBe(""); // still there, under way
+    expect(JSON.parse(s.raw.get("threadline:unsent")!).t1.text).toBe("hello there");
     releaseUnsent(s, "t1", "m1");
     expect(takeUnsent(s, "t1", none, none)).toBe("");
   });
