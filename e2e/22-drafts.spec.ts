@@ -85,3 +85,21 @@ test("a message whose send never reached the server is back in the composer afte
   await expect(chat.input).toHaveValue("");
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
 });
+
+test("a failed send that is not retried but followed by another message is put back into the composer", async ({ page, chat }) => {
+  const id = await chat.startConversation("A conversation with a bad connection");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
+  await chat.send("The question that failed");
+  await expect(chat.error).toBeVisible();
+  await page.unroute(isRunStream);
+  await chat.send("A different question instead");
+  await expect(chat.input).toHaveValue("The question that failed");
+  await chat.waitForAnswerToFinish();
+  await expect(chat.userMessages).toHaveText(["A conversation with a bad connection", "A different question instead"]);
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.input).toHaveValue("The question that failed");
+  expect(await unsentKeys(page)).toEqual([]);
+  expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
+});

@@ -66,7 +66,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
   // Our last send, kept in storage (lib/client/unsent.ts) under `key` until its run exists.
-  const unsent = useRef<{ messageId: string; key: string } | null>(null);
+  const unsent = useRef<{ messageId: string; key: string; text: string } | null>(null);
   const forgetUnsent = useCallback(() => {
     const held = unsent.current;
     const storage = browserStorage();
@@ -181,21 +181,25 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
 
   const send = useCallback(
-    (text: string, attachments: readonly ComposerAttachment[] = []) => {
+    (text: string, attachments: readonly ComposerAttachment[] = []): string | undefined => {
       const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
       if (!threadId) firstMessage.current = message;
+      // A send that failed, replaced by another message rather than retried: its text goes back
+      // into the composer (the new send's record takes its place in storage).
+      const failed = unsent.current && !sendsUnderWay.has(unsent.current.messageId) && unsent.current.text !== text ? unsent.current.text : undefined;
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
       if (storage) holdUnsent(storage, key, message.id, text);
       if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
       sendsUnderWay.add(message.id);
-      unsent.current = { messageId: message.id, key };
+      unsent.current = { messageId: message.id, key, text };
       setLastAction({ kind: "send", input: { text, attachments } });
       setRetryProblem(null);
       void submit(
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
       );
+      return failed;
     },
     [submit, threadId],
   );

@@ -8,7 +8,8 @@ import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./Attachmen
 
 interface ComposerProps {
   streaming: boolean;
-  onSend: (text: string, attachments: ComposerAttachment[]) => void;
+  /** Returns text to leave in the box (a failed earlier send), if any. */
+  onSend: (text: string, attachments: ComposerAttachment[]) => string | undefined;
   onStop: () => void;
   /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
   autoFocus?: boolean;
@@ -27,8 +28,8 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading;
   const send = () => {
     if (!canSend || streaming) return;
-    onSend(text, files.attachments);
-    setText("");
+    const keep = onSend(text, files.attachments);
+    setText(keep ?? "");
     files.clear();
     ref.current?.focus();
   };
