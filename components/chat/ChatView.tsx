@@ -186,7 +186,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       if (!threadId) firstMessage.current = message;
       // A send that failed, replaced by another message rather than retried: its text goes back
       // into the composer (the new send's record takes its place in storage).
-      const failed = unsent.current && !sendsUnderWay.has(unsent.current.messageId) && unsent.current.text !== text ? unsent.current.text : undefined;
+      const failedText = unsent.current && !sendsUnderWay.has(unsent.current.messageId) && unsent.current.text !== text ? unsent.current.text : undefined;
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
       if (storage) holdUnsent(storage, key, message.id, text);
@@ -199,7 +199,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
       );
-      return failed;
+      return failedText;
     },
     [submit, threadId],
   );

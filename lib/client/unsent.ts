@@ -6,39 +6,21 @@
  * a page that finds one on opening the conversation puts the text back into the composer,
  * unless the conversation already holds that message (the request did arrive).
  */
+import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
+
 const STORE_KEY = "threadline:unsent";
 /** Same bound as drafts: a pile of forgotten records never fills the origin's storage. */
 const MAX_RECORDS = 50;
 
-type UnsentStorage = Pick<Storage, "getItem" | "setItem">;
+type UnsentStorage = RecordStorage;
 export type Unsent = { messageId: string; text: string; at: number };
-type Records = Record<string, Unsent>;
 
-function load(storage: UnsentStorage): Records {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(STORE_KEY) ?? "{}");
-    if (!parsed || typeof parsed !== "object") return {};
-    const out: Records = {};
-    for (const [k, v] of Object.entries(parsed)) {
-      const r = v as Partial<Unsent>;
-      if (typeof r?.messageId === "string" && typeof r.text === "string" && typeof r.at === "number") out[k] = { messageId: r.messageId, text: r.text, at: r.at };
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-function save(storage: UnsentStorage, records: Records) {
-  const kept = Object.entries(records)
-    .sort((a, b) => b[1].at - a[1].at)
-    .slice(0, MAX_RECORDS);
-  try {
-    storage.setItem(STORE_KEY, JSON.stringify(Object.fromEntries(kept)));
-  } catch {
-    // quota or private mode: the send goes on; only the reload safety net is missing
-  }
-}
+const load = (storage: UnsentStorage) =>
+  loadRecords<Unsent>(storage, STORE_KEY, (v) => {
+    const r = v as Partial<Unsent> | null;
+    return typeof r?.messageId === "string" && typeof r.text === "string" && typeof r.at === "number" ? { messageId: r.messageId, text: r.text, at: r.at } : null;
+  });
+const save = (storage: UnsentStorage, records: Record<string, Unsent>) => saveRecords(storage, STORE_KEY, records, MAX_RECORDS);
 
 /** Keeps a send under `key` until `release`; a later send under the same key replaces it. */
 export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, now = Date.now()) {

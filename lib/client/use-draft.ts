@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { joinUnsentAndDraft, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
@@ -9,23 +10,14 @@ export const NEW_CONVERSATION_DRAFT = "new";
 export const MAX_DRAFTS = 50;
 export const MAX_DRAFT_CHARS = 20_000;
 
-type Drafts = Record<string, { text: string; at: number }>;
-type DraftStorage = Pick<Storage, "getItem" | "setItem">;
+type Draft = { text: string; at: number };
+type DraftStorage = RecordStorage;
 
-function load(storage: DraftStorage): Drafts {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(STORE_KEY) ?? "{}");
-    if (!parsed || typeof parsed !== "object") return {};
-    const out: Drafts = {};
-    for (const [k, v] of Object.entries(parsed)) {
-      const d = v as { text?: unknown; at?: unknown };
-      if (typeof d?.text === "string" && typeof d.at === "number") out[k] = { text: d.text, at: d.at };
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
+const load = (storage: DraftStorage) =>
+  loadRecords<Draft>(storage, STORE_KEY, (v) => {
+    const d = v as Partial<Draft> | null;
+    return typeof d?.text === "string" && typeof d.at === "number" ? { text: d.text, at: d.at } : null;
+  });
 
 export function readDraft(storage: DraftStorage, key: string): string {
   return load(storage)[key]?.text ?? "";
@@ -36,14 +28,7 @@ export function writeDraft(storage: DraftStorage, key: string, text: string, now
   const drafts = load(storage);
   if (text.trim()) drafts[key] = { text: text.slice(0, MAX_DRAFT_CHARS), at: now };
   else delete drafts[key];
-  const kept = Object.entries(drafts)
-    .sort((a, b) => b[1].at - a[1].at)
-    .slice(0, MAX_DRAFTS);
-  try {
-    storage.setItem(STORE_KEY, JSON.stringify(Object.fromEntries(kept)));
-  } catch {
-    // quota or private mode: the draft still lives in the box for this page
-  }
+  saveRecords(storage, STORE_KEY, drafts, MAX_DRAFTS);
 }
 
 /** Ids of the messages this page has sent whose run the server has not confirmed, nor failed. */
