@@ -91,8 +91,10 @@ describe("a finished run's replay buffer", () => {
 });
 
 describe("bounded time and concurrency", () => {
+  // Each run lasts 6 × 100 ms: long enough that the first is still running when the checks read
+  // it, also on Postgres in CI, where one round trip can take tens of milliseconds.
   it("MAX_CONCURRENT_RUNS: runs beyond the cap wait as pending, then run in order", async () => {
-    h = createHarness({ model: new ScriptedModel(["a b c d e f"], 15), runLimits: { maxConcurrentRuns: 1 } });
+    h = createHarness({ model: new ScriptedModel(["a b c d e f"], 100), runLimits: { maxConcurrentRuns: 1 } });
     const [a, b] = [await h.client.threads.create(), await h.client.threads.create()];
     const first = await h.client.runs.create(a.thread_id, "agent", { input: human("First") });
     const second = await h.client.runs.create(b.thread_id, "agent", { input: human("Second") });
@@ -107,14 +109,15 @@ describe("bounded time and concurrency", () => {
   });
 
   it("a run cancelled while waiting for a slot ends at once and frees nothing it did not hold", async () => {
-    h = createHarness({ model: new ScriptedModel(["a b c d e f"], 15), runLimits: { maxConcurrentRuns: 1 } });
+    h = createHarness({ model: new ScriptedModel(["a b c d e f"], 1_000), runLimits: { maxConcurrentRuns: 1 } });
     const [a, b] = [await h.client.threads.create(), await h.client.threads.create()];
     const first = await h.client.runs.create(a.thread_id, "agent", { input: human("First") });
     const queued = await h.client.runs.create(b.thread_id, "agent", { input: human("Queued") });
     await h.client.runs.cancel(b.thread_id, queued.run_id, true);
     expect((await h.client.runs.get(b.thread_id, queued.run_id)).status).toBe("interrupted");
+    // The first run (6 s long) still holds the only slot; ending it frees that slot.
     expect(h.api.runs.sizes).toMatchObject({ executing: 1, waiting: 0 });
-    await h.client.runs.join(a.thread_id, first.run_id);
+    await h.client.runs.cancel(a.thread_id, first.run_id, true);
     expect(h.api.runs.sizes.executing).toBe(0);
   });
 
