@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
 import { apiClient, expect, test } from "./support";
 
 type Msg = { type: string; content: string; response_metadata?: Record<string, unknown> };
@@ -40,4 +41,63 @@ test("Stop keeps the text written so far, marked stopped, after reload too; the 
   await expect(chat.stoppedMarks).toHaveCount(1);
   await expect(chat.assistantMessages.first()).toHaveAttribute("data-stopped", "true");
   await expect(chat.assistantMessages.last()).toContainText("restart the server.");
+});
+
+test("Stop on a message still waiting for a free run slot keeps it in the conversation, and not also in the composer", async ({ page, chat }) => {
+  const id = await chat.startConversation("A first question");
+  await chat.waitForAnswerToFinish();
+  // Every run slot of the server taken by other conversations: the next send waits as `pending`.
+  const client = apiClient();
+  const busy = await Promise.all(
+    Array.from({ length: DEFAULT_RUN_LIMITS.maxConcurrentRuns }, async (_, i) => {
+      const t = await client.threads.create();
+      const run = await client.runs.create(t.thread_id, "agent", { input: { messages: [{ type: "human", content: `Keeping slot ${i} busy with a question long enough for a long answer` }] } });
+      return { threadId: t.thread_id, runId: run.run_id };
+    }),
+  );
+  try {
+    await chat.send("Second question, sent while the server is full");
+    await expect.poll(async () => (await client.runs.list(id)).map((r) => r.status)).toContain("pending");
+    await chat.stopButton.click();
+    await expect(chat.sendButton).toBeVisible();
+    expect((await client.runs.list(id)).map((r) => r.status)).toEqual(["interrupted", "success"]);
+  } finally {
+    await Promise.all(busy.map((b) => client.runs.cancel(b.threadId, b.runId, true)));
+  }
+  await expect(chat.userMessages).toHaveText(["A first question", "Second question, sent while the server is full"]);
+  await expect(chat.input).toHaveValue("");
+  const state = await client.threads.getState<{ messages: Msg[] }>(id);
+  expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human"]);
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.input).toHaveValue("");
+});
+
+test("Stop on a send whose request never reached the server puts it back into the composer, with its file, once", async ({ page, chat }) => {
+  const id = await chat.startConversation("A first question");
+  await chat.waitForAnswerToFinish();
+  const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+  await page.route(isRunStream, () => undefined); // held: no run, so nothing for Stop to cancel
+  await page.getByTestId("attach-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("stalled notes") });
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
+  await chat.send("Second question, lost in a tunnel");
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.input).toHaveValue("");
+  await chat.input.fill("typed while waiting");
+  await chat.stopButton.click();
+  // Stop waits a few seconds for a run id that never comes, then gives the message back.
+  await expect(chat.sendButton).toBeVisible({ timeout: 15_000 });
+  await expect(chat.input).toHaveValue("Second question, lost in a tunnel\n\ntyped while waiting");
+  await expect(page.getByTestId("composer-attachment")).toContainText("notes.txt");
+  await expect(chat.userMessages).toHaveText(["A first question"]);
+  await page.unroute(isRunStream);
+  // Once: after a reload it is the draft, not also a pending send put back a second time.
+  await page.reload();
+  await expect(chat.input).toHaveValue("Second question, lost in a tunnel\n\ntyped while waiting");
+  expect(await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object))).toEqual([]);
+  await chat.input.press("Enter");
+  await chat.waitForAnswerToFinish();
+  await expect(chat.userMessages).toHaveText(["A first question", "Second question, lost in a tunnel typed while waiting"]);
+  const state = await apiClient().threads.getState<{ messages: Msg[] }>(id);
+  expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
 });

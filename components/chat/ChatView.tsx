@@ -19,7 +19,7 @@ import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
 import { ChatHeader } from "./ChatHeader";
-import { Composer } from "./Composer";
+import { Composer, type PutBack } from "./Composer";
 import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
@@ -74,6 +74,9 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     if (held) sendsUnderWay.delete(held.messageId);
     unsent.current = null;
   }, []);
+  // Our last send, whole, until Stop shows whether its run ever started (else it goes back to the box).
+  const lastSend = useRef<PutBack | null>(null);
+  const [putBack, setPutBack] = useState<PutBack | null>(null);
   const delivered = useMemo(() => new Set((initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : []))), [initialValues]);
 
   const onThreadId = useCallback(
@@ -193,6 +196,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
       sendsUnderWay.add(message.id);
       unsent.current = { messageId: message.id, key, text };
+      lastSend.current = { id: message.id, text, attachments };
       setLastAction({ kind: "send", input: { text, attachments } });
       setRetryProblem(null);
       void submit(
@@ -216,6 +220,20 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     },
     [send, submit, threadId, forgetUnsent],
   );
+
+  // Stop before the server had the message (its request stalled, so no run to cancel): the
+  // thread read back does not hold it, so it goes back into the composer rather than vanishing.
+  // (A run stopped while waiting for a free slot needs nothing here: the server keeps its message.)
+  const stopStream = stream.stop;
+  const stopKeepingQuestion = useCallback(async () => {
+    const sent = lastSend.current;
+    const values = await stop(stopStream);
+    if (!sent || !values || lastSend.current !== sent) return;
+    lastSend.current = null;
+    if ((values.messages ?? []).some((m) => m.id === sent.id)) return;
+    forgetUnsent();
+    setPutBack(sent);
+  }, [stop, stopStream, forgetUnsent]);
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
   const retry =
@@ -245,10 +263,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         <Composer
           streaming={isLoading}
           onSend={send}
-          onStop={() => void stop(stream.stop)}
+          onStop={() => void stopKeepingQuestion()}
           autoFocus={initialThreadId === null}
           draftKey={threadId ?? NEW_CONVERSATION_DRAFT}
           delivered={delivered}
+          putBack={putBack}
         />
       )}
     </div>

@@ -1,6 +1,7 @@
 "use client";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
+import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
 import { useDraft } from "@/lib/client/use-draft";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
@@ -17,12 +18,24 @@ interface ComposerProps {
   draftKey: string;
   /** Ids of the messages the conversation holds (a send found unsent after a reload but among them arrived). */
   delivered?: ReadonlySet<string>;
+  /** A send to put back in front of whatever the box holds (it was stopped before it started); once per id. */
+  putBack?: PutBack | null;
 }
 
+export type PutBack = { id: string; text: string; attachments: readonly ComposerAttachment[] };
+
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
-export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered }: ComposerProps) {
+export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
   const [text, setText] = useDraft(draftKey, delivered);
   const files = useComposerAttachments();
+  const putBackDone = useRef<string | null>(null);
+  const { restore } = files;
+  useEffect(() => {
+    if (!putBack || putBackDone.current === putBack.id) return;
+    putBackDone.current = putBack.id;
+    setText(joinUnsentAndDraft(putBack.text, text));
+    restore(putBack.attachments);
+  }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading;

@@ -11,6 +11,8 @@ export interface ComposerAttachments {
   add: (files: readonly File[]) => void;
   remove: (id: string) => void;
   clear: () => void;
+  /** Puts back files already read (a send that never started), after any in the composer now. */
+  restore: (attachments: readonly ComposerAttachment[]) => void;
 }
 
 /**
@@ -54,5 +56,13 @@ export function useComposerAttachments(): ComposerAttachments {
     setError(null);
   }, []);
 
-  return { attachments, error, reading: pending.length > 0, add, remove, clear };
+  const restore = useCallback((back: readonly ComposerAttachment[]) => {
+    const held = new Set(committed.current.flatMap((c) => ("id" in c ? [(c as ComposerAttachment).id] : [])));
+    const missing = back.filter((a) => !held.has(a.id));
+    if (missing.length === 0) return;
+    committed.current = [...committed.current, ...missing];
+    setAttachments((a) => [...a, ...missing]);
+  }, []);
+
+  return { attachments, error, reading: pending.length > 0, add, remove, clear, restore };
 }

@@ -17,7 +17,8 @@ const RUN_ID_WAIT_MS = 5_000;
  * A Stop pressed before the run has an id waits for it: cutting the stream first would leave a
  * run nobody cancels (runs continue when their client leaves).
  * Returns useStream's `onStop` option, `noteRun` (call it with every run this view starts or
- * joins) and the Stop handler (given useStream's `stop`).
+ * joins) and the Stop handler (given useStream's `stop`), which resolves to the thread's values
+ * as read back after the stop (null when they could not be read).
  */
 export function useStopKeepingText<S extends Record<string, unknown>>(threadId: string | null) {
   const mutateRef = useRef<Mutate<S> | null>(null);
@@ -30,7 +31,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
   }, []);
 
   const stop = useCallback(
-    async (stopStream: () => Promise<void>) => {
+    async (stopStream: () => Promise<void>): Promise<S | null> => {
       const client = getBrowserClient();
       const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
       const run =
@@ -43,9 +44,11 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
       if (run) await client.runs.cancel(run.threadId, run.runId, true).catch(() => undefined);
       await stopStream();
       const id = run?.threadId ?? threadId;
-      if (!id) return;
+      if (!id) return null;
       const state = await client.threads.getState<S>(id).catch(() => null);
-      if (state?.values) mutateRef.current?.(state.values as Partial<S>);
+      if (!state?.values) return null;
+      mutateRef.current?.(state.values as Partial<S>);
+      return state.values as S;
     },
     [threadId],
   );
