@@ -6,9 +6,9 @@
 //   node bench/scripts/after-browser.mjs [N=10000] [M=3000]
 //
 // Needs a build (`npx next build`) and Debian's chromium.
-import { pool, sleep } from "../lib/stats.mjs";
+import { sleep } from "../lib/stats.mjs";
 import { ensureBuild, startTarget, treeCpuSeconds } from "../lib/targets.mjs";
-import { label } from "../workloads/scale.mjs";
+import { label, seedThread, timedBatch } from "../workloads/scale.mjs";
 import { runBrowser } from "../workloads/browser.mjs";
 
 const N0 = Number(process.argv[2] ?? 10000);
@@ -17,17 +17,9 @@ ensureBuild();
 const target = await startTarget("threadline", { MAX_CONCURRENT_RUNS: "64" });
 let made = 0;
 async function makeThreads(k) {
-  let next = made;
-  const cpu0 = treeCpuSeconds(target.pid);
-  const t0 = performance.now();
-  await pool(k, 8, async () => {
-    const i = next++;
-    const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
-    await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-  });
+  const { next, ...figures } = await timedBatch(target, made, k, seedThread);
   made = next;
-  const secs = (performance.now() - t0) / 1000;
-  return { perSec: +(k / secs).toFixed(1), serverCpuMsPerThread: +(((treeCpuSeconds(target.pid) - cpu0) * 1000) / k).toFixed(2) };
+  return figures;
 }
 async function idleCpu() {
   const c0 = treeCpuSeconds(target.pid);

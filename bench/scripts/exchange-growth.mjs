@@ -4,13 +4,12 @@
 // exchange rate fall with N? Prints threads/s and the server's CPU ms per thread, two batches of
 // 500 at each N.
 //
-//   node bench/scripts/exchange-growth.mjs [10000,40000]
+//   node bench/scripts/exchange-growth.mjs [10000,30000]
 //
 // Needs a build (`npx next build`).
-import { pool } from "../lib/stats.mjs";
 import { startScriptedLLM } from "../lib/scripted-llm.mjs";
-import { ensureBuild, startTarget, treeCpuSeconds } from "../lib/targets.mjs";
-import { label } from "../workloads/scale.mjs";
+import { ensureBuild, startTarget } from "../lib/targets.mjs";
+import { exchangeThread, seedThread, timedBatch } from "../workloads/scale.mjs";
 
 const steps = (process.argv[2] ?? "10000,30000").split(",").map(Number);
 ensureBuild();
@@ -18,28 +17,17 @@ const llm = await startScriptedLLM(() => ({ firstTokenMs: 0, tokenMs: 0 }));
 const target = await startTarget("threadline", { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: llm.baseURL, MAX_CONCURRENT_RUNS: "64" });
 let made = 0;
 async function batch(k, job) {
-  let next = made;
-  const cpu0 = treeCpuSeconds(target.pid);
-  const t0 = performance.now();
-  await pool(k, 8, async () => job(next++));
+  const { next, ...figures } = await timedBatch(target, made, k, job);
   made = next;
-  return { perSec: +(k / ((performance.now() - t0) / 1000)).toFixed(1), serverCpuMsEach: +(((treeCpuSeconds(target.pid) - cpu0) * 1000) / k).toFixed(1) };
+  return figures;
 }
-const exchange = async (i) => {
-  const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
-  await target.client.runs.wait(t.thread_id, "agent", { input: { messages: [{ role: "human", content: `Question ${label(i)} about sourdough baking` }] } });
-};
-const seed = async (i) => {
-  const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
-  await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-};
 try {
-  await batch(500, exchange);
-  console.log("1a at N=500", JSON.stringify(await batch(500, exchange)), JSON.stringify(await batch(500, exchange)));
+  await batch(500, exchangeThread);
+  console.log("1a at N=500", JSON.stringify(await batch(500, exchangeThread)), JSON.stringify(await batch(500, exchangeThread)));
   for (const n of steps) {
-    const grow = await batch(n - made, seed);
+    const grow = await batch(n - made, seedThread);
     console.log(`1b to ${n}`, JSON.stringify(grow));
-    console.log(`1a at N=${made}`, JSON.stringify(await batch(500, exchange)), JSON.stringify(await batch(500, exchange)));
+    console.log(`1a at N=${made}`, JSON.stringify(await batch(500, exchangeThread)), JSON.stringify(await batch(500, exchangeThread)));
   }
 } finally {
   await target.stop();

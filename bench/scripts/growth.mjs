@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { p50, pool, sleep } from "../lib/stats.mjs";
 import { startTarget, treeRssMb } from "../lib/targets.mjs";
-import { backgroundStreams, label, readLatencies } from "../workloads/scale.mjs";
+import { backgroundStreams, readLatencies, seedThread } from "../workloads/scale.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const steps = arg("steps", "2000,10000,20000,40000").split(",").map(Number);
@@ -59,14 +59,10 @@ async function latencies(target) {
   return { info: p50(info), page: p50(page) };
 }
 
-/** Threads `from`..`to`-1, the bench's seeding way: create, then a titled updateState; 8 SDK workers. */
+/** Threads `from`..`to`-1, the bench's seeding way (seedThread); 8 SDK workers. */
 async function makeThreads(target, from, to) {
   let next = from;
-  await pool(to - from, 8, async () => {
-    const i = next++;
-    const t = await target.client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
-    await target.client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-  });
+  await pool(to - from, 8, () => seedThread(target.client, next++));
 }
 
 const rows = [];

@@ -1,4 +1,5 @@
 import { p50, p95, pool, sleep } from "../lib/stats.mjs";
+import { treeCpuSeconds } from "../lib/targets.mjs";
 
 /**
  * Workloads 1–3 on one server: create threads with a first exchange up to each N (8 SDK
@@ -7,6 +8,32 @@ import { p50, p95, pool, sleep } from "../lib/stats.mjs";
  */
 export const label = (i) => `t${String(i).padStart(6, "0")}`;
 const human = (text) => ({ messages: [{ role: "human", content: text }] });
+const question = (i) => `Question ${label(i)} about sourdough baking`;
+
+/**
+ * `job(client, i)` for i = from .. from+k-1 with 8 SDK workers, for the by-hand scripts: threads
+ * per second and the server's CPU milliseconds per thread over the batch.
+ */
+export async function timedBatch(target, from, k, job) {
+  let next = from;
+  const cpu0 = treeCpuSeconds(target.pid);
+  const t0 = performance.now();
+  await pool(k, 8, () => job(target.client, next++));
+  const secs = (performance.now() - t0) / 1000;
+  return { next, perSec: +(k / secs).toFixed(1), serverCpuMsEach: +(((treeCpuSeconds(target.pid) - cpu0) * 1000) / k).toFixed(2) };
+}
+
+/** Thread `i` the way a user makes it: created, then a first exchange (the graph answers and titles). */
+export async function exchangeThread(client, i) {
+  const t = await client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
+  await client.runs.wait(t.thread_id, "agent", { input: human(question(i)) });
+}
+
+/** Thread `i` the fast way through the same API: created, then its title set by a state update. */
+export async function seedThread(client, i) {
+  const t = await client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
+  await client.threads.updateState(t.thread_id, { values: { title: question(i) } });
+}
 
 // The web app's request (lib/client/thread-pages.ts): registry columns plus the extracted title.
 function leanPage(client, search) {
@@ -102,10 +129,7 @@ export async function runScale(target, opts, rec) {
   // exchangeSample, so the throughput of a real first exchange is known at every N, batch for batch.
   const exchanges = async (key, want, from) => {
     const started = performance.now();
-    const upTo = await make(from + want, from, Date.now() + exchangeCapMs, async (i) => {
-      const t = await client.threads.create({ graphId: "agent", metadata: { bench: "exchange" } });
-      await client.runs.wait(t.thread_id, "agent", { input: human(`Question ${label(i)} about sourdough baking`) });
-    }, errors);
+    const upTo = await make(from + want, from, Date.now() + exchangeCapMs, (i) => exchangeThread(client, i), errors);
     const secs = (performance.now() - started) / 1000;
     const done = upTo - from;
     const where = from === 0 ? `the first ${done}` : `${done} more at N=${from}`;
@@ -123,10 +147,7 @@ export async function runScale(target, opts, rec) {
   for (const n of steps) {
     const started = performance.now();
     const before = made;
-    made = await make(n, made, Date.now() + budgetLeft, async (i) => {
-      const t = await client.threads.create({ graphId: "agent", metadata: { bench: "seed" } });
-      await client.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-    }, errors);
+    made = await make(n, made, Date.now() + budgetLeft, (i) => seedThread(client, i), errors);
     const secs = (performance.now() - started) / 1000;
     budgetLeft -= secs * 1000;
     const reached = made >= n;
