@@ -17,6 +17,9 @@
 //   fcp    first-contentful-paint, load = loadEventStart
 // --control adds "<first dist> without JS": the same server's HTML with its <script src> tags
 // removed, served from here (its /_next/ files proxied), to show what the scripts cost.
+// --minimal adds "one-row page": a page of one row and nothing else, served from here: what this
+// browser on this machine takes to show any row, the floor under every other line (Element
+// Timing gives it no rowPaint; its row is its only content, so its fcp is that paint).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -34,6 +37,8 @@ const dists = arg("dist", "").split(",").filter(Boolean);
 const urls = arg("urls", "").split(",").filter(Boolean).map((u) => (u.includes("=") ? u.split("=") : [u, u]));
 const visits = Number(arg("visits", "15"));
 const control = process.argv.includes("--control");
+const minimal = process.argv.includes("--minimal");
+const ONE_ROW = '<!doctype html><html><head><meta charset="utf-8"><title>One row</title></head><body><nav><a data-testid="thread-row" href="#"><bdi data-testid="thread-title">Question t000001 about sourdough baking</bdi></a></nav></body></html>';
 // --trace=DIR (tracing slows the page: take figures without it): a Chromium trace of every visit (DIR/<n>-<visit>.json), for the main thread's tasks,
 // the font lookups in the first layout (FontDataService::MatchFamilyName) and the DevTools messages.
 const traceDir = arg("trace", "");
@@ -61,7 +66,6 @@ try {
     targets.push({ name: dist, url });
   }
   for (const [name, url] of urls) targets.push({ name, url: url.endsWith("/") ? url : `${url}/` });
-  if (!targets.length) throw new Error("nothing to measure: --dist=… and/or --urls=…");
   if (control) {
     const upstream = targets[0].url.slice(0, -1);
     const port = await freePort();
@@ -83,7 +87,18 @@ try {
     servers.push({ proxy });
     targets.push({ name: `${targets[0].name} without JS`, url: `http://127.0.0.1:${port}/` });
   }
+  if (minimal) {
+    const port = await freePort();
+    const page = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(ONE_ROW);
+    });
+    await new Promise((ok) => page.listen(port, "127.0.0.1", ok));
+    servers.push({ proxy: page });
+    targets.push({ name: "one-row page", url: `http://127.0.0.1:${port}/` });
+  }
 
+  if (!targets.length) throw new Error("nothing to measure: --dist=…, --urls=… and/or --minimal");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
   try {
     for (const t of targets) {
