@@ -11,6 +11,7 @@ import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE } from "@/lib/client/thread-pages";
 import type { ThreadPage } from "@/lib/client/types";
+import { inputMessageIds } from "@/lib/client/unsent";
 
 /**
  * The ONE seam between server components and the API. Server components talk the same Agent
@@ -92,6 +93,23 @@ export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadV
     const status = apiErrorStatus(err);
     if (status === 404 || status === 422) return null;
     throw err;
+  }
+});
+
+/**
+ * Ids of the messages sent in the open thread's runs that have not ended (pending or running):
+ * the server has them although `values` may not yet (a run waiting for a free slot). A page
+ * opened then must not put such a message back into the composer as unsent. Empty when the
+ * runs cannot be read: the composer then errs on the side of keeping the text.
+ */
+export const loadMessagesUnderWay = cache(async (threadId: string): Promise<string[]> => {
+  try {
+    const client = await serverClient();
+    const lists = await Promise.all((["pending", "running"] as const).map((status) => client.runs.list(threadId, { status, limit: 20 })));
+    return inputMessageIds(lists.flat());
+  } catch (err) {
+    console.error("[web] could not read the conversation's runs", err);
+    return [];
   }
 });
 

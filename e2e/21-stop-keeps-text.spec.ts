@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
-import { apiClient, expect, test } from "./support";
+import { apiClient, expect, takeAllRunSlots, test } from "./support";
 
 type Msg = { type: string; content: string; response_metadata?: Record<string, unknown> };
 
@@ -48,13 +48,7 @@ test("Stop on a message still waiting for a free run slot keeps it in the conver
   await chat.waitForAnswerToFinish();
   // Every run slot of the server taken by other conversations: the next send waits as `pending`.
   const client = apiClient();
-  const busy = await Promise.all(
-    Array.from({ length: DEFAULT_RUN_LIMITS.maxConcurrentRuns }, async (_, i) => {
-      const t = await client.threads.create();
-      const run = await client.runs.create(t.thread_id, "agent", { input: { messages: [{ type: "human", content: `Keeping slot ${i} busy with a question long enough for a long answer` }] } });
-      return { threadId: t.thread_id, runId: run.run_id };
-    }),
-  );
+  const freeSlots = await takeAllRunSlots(DEFAULT_RUN_LIMITS.maxConcurrentRuns);
   try {
     await chat.send("Second question, sent while the server is full");
     await expect.poll(async () => (await client.runs.list(id)).map((r) => r.status)).toContain("pending");
@@ -62,7 +56,7 @@ test("Stop on a message still waiting for a free run slot keeps it in the conver
     await expect(chat.sendButton).toBeVisible();
     expect((await client.runs.list(id)).map((r) => r.status)).toEqual(["interrupted", "success"]);
   } finally {
-    await Promise.all(busy.map((b) => client.runs.cancel(b.threadId, b.runId, true)));
+    await freeSlots();
   }
   await expect(chat.userMessages).toHaveText(["A first question", "Second question, sent while the server is full"]);
   await expect(chat.input).toHaveValue("");

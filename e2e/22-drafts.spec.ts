@@ -1,4 +1,5 @@
-import { expect, test } from "./support";
+import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
+import { apiClient, expect, takeAllRunSlots, test } from "./support";
 
 test("drafts are kept per conversation and for the new-conversation page, across switching and reload, until sent", async ({ page, chat, sidebar }) => {
   const a = await chat.startConversation("First conversation for drafts");
@@ -102,4 +103,37 @@ test("a failed send that is not retried but followed by another message is put b
   await expect(chat.input).toHaveValue("The question that failed");
   expect(await unsentKeys(page)).toEqual([]);
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
+});
+
+test("a send the server took but had not started when the page reloaded is not put back into the composer", async ({ page, chat }) => {
+  const id = await chat.startConversation("A conversation on a busy server");
+  await chat.waitForAnswerToFinish();
+  const client = apiClient();
+  const freeSlots = await takeAllRunSlots(DEFAULT_RUN_LIMITS.maxConcurrentRuns);
+  let queuedId = "";
+  try {
+    // The server makes the run (it waits for a slot), but its answer never reaches the page.
+    let took!: () => void;
+    const serverTook = new Promise<void>((resolve) => (took = resolve));
+    await page.route(isRunStream, async (route) => {
+      void route.fetch().catch(() => undefined);
+      took();
+    });
+    await chat.send("Queued behind a full server");
+    await serverTook;
+    await expect.poll(async () => (await client.runs.list(id, { status: "pending" })).length).toBe(1);
+    queuedId = (await client.runs.list(id, { status: "pending" }))[0].run_id;
+    expect(await unsentKeys(page)).toEqual([id]);
+    await page.unroute(isRunStream);
+    await page.reload();
+    // The server has the message (in the run's input), so it is not also put back into the box.
+    await expect.poll(() => unsentKeys(page)).toEqual([]);
+    await expect(chat.input).toHaveValue("");
+  } finally {
+    await freeSlots();
+  }
+  await client.runs.join(id, queuedId);
+  await page.reload();
+  await expect(chat.userMessages).toHaveText(["A conversation on a busy server", "Queued behind a full server"]);
+  await expect(chat.input).toHaveValue("");
 });

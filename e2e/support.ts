@@ -10,6 +10,24 @@ export function apiClient(): Client {
   return new Client({ apiUrl: `${process.env.E2E_BASE_URL}/api/langgraph`, callerOptions: { maxRetries: 0 } });
 }
 
+/**
+ * Takes every run slot of the server (MAX_CONCURRENT_RUNS, the default here) with runs on
+ * conversations of their own, so a run made next waits as `pending`. Returns what frees them.
+ */
+export async function takeAllRunSlots(slots: number): Promise<() => Promise<void>> {
+  const client = apiClient();
+  const busy = await Promise.all(
+    Array.from({ length: slots }, async (_, i) => {
+      const t = await client.threads.create();
+      const run = await client.runs.create(t.thread_id, "agent", { input: { messages: [{ type: "human", content: `Keeping slot ${i} busy with a question long enough for a long answer` }] } });
+      return { threadId: t.thread_id, runId: run.run_id };
+    }),
+  );
+  return async () => {
+    await Promise.all(busy.map((b) => client.runs.cancel(b.threadId, b.runId, true)));
+  };
+}
+
 type Fixtures = { chat: ChatPage; sidebar: Sidebar; dialogs: string[]; pageHealth: void };
 
 /**

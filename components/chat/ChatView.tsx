@@ -50,6 +50,8 @@ interface ChatViewProps {
   initialValues?: ChatState | null;
   /** The server-rendered title of the thread (so the header never flashes a placeholder). */
   initialFact?: TitleFact | null;
+  /** Ids of messages in the thread's runs that have not ended (the server has them, `values` may not yet). */
+  messagesUnderWay?: readonly string[];
   app: AppInfo;
 }
 
@@ -58,7 +60,7 @@ interface ChatViewProps {
  * (`onDisconnect: "continue"`), so leaving the page mid-answer doesn't cancel them; the run
  * registry (useStream's reconnect storage) lets the sidebar follow them and rejoins on return.
  */
-export function ChatView({ threadId: initialThreadId, initialValues, initialFact, app }: ChatViewProps) {
+export function ChatView({ threadId: initialThreadId, initialValues, initialFact, messagesUnderWay, app }: ChatViewProps) {
   const qc = useQueryClient();
   const [threadId, setThreadId] = useState(initialThreadId);
   const firstMessage = useRef<{ content: unknown } | null>(null);
@@ -77,7 +79,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   // Our last send, whole, until Stop shows whether its run ever started (else it goes back to the box).
   const lastSend = useRef<PutBack | null>(null);
   const [putBack, setPutBack] = useState<PutBack | null>(null);
-  const delivered = useMemo(() => new Set((initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : []))), [initialValues]);
+  // Messages the server has: in the thread, or in the input of a run not yet ended.
+  const delivered = useMemo(
+    () => new Set([...(initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : [])), ...(messagesUnderWay ?? [])]),
+    [initialValues, messagesUnderWay],
+  );
 
   const onThreadId = useCallback(
     (id: string | null) => {

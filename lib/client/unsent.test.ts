@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdUnsent, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent } from "./unsent";
+import { holdUnsent, inputMessageIds, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent } from "./unsent";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -65,5 +65,20 @@ describe("unsent messages", () => {
     expect(joinUnsentAndDraft("sent", "")).toBe("sent");
     expect(joinUnsentAndDraft("sent", "sent")).toBe("sent");
     expect(joinUnsentAndDraft("sent", "more")).toBe("sent\n\nmore");
+  });
+});
+
+describe("inputMessageIds", () => {
+  it("reads the ids of the messages in runs' input, skipping runs and messages without them", () => {
+    const runs = [
+      { run_id: "r1", kwargs: { input: { messages: [{ id: "m1", type: "human", content: "a" }, { type: "human", content: "no id" }, { id: "" }] } } },
+      { run_id: "r2", kwargs: { input: null, command: { resume: true } } },
+      { run_id: "r3" },
+      null,
+      { run_id: "r4", kwargs: { input: { messages: "not a list" } } },
+      { run_id: "r5", kwargs: { input: { messages: [{ id: "m2" }, { id: 7 }, null] } } },
+    ];
+    expect(inputMessageIds(runs)).toEqual(["m1", "m2"]);
+    expect(inputMessageIds([])).toEqual([]);
   });
 });

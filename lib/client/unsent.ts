@@ -67,3 +67,19 @@ export function joinUnsentAndDraft(unsent: string, draft: string): string {
   if (!draft.trim() || draft === unsent) return unsent;
   return `${unsent}\n\n${draft}`;
 }
+
+/**
+ * Ids of the messages in runs' input (`kwargs.input.messages`): for a thread's runs that have not
+ * ended, messages the server has although the thread's values may not hold them yet (a run
+ * still waiting for a free slot has not written its input).
+ */
+export function inputMessageIds(runs: readonly unknown[]): string[] {
+  return runs.flatMap((run) => {
+    const messages = (run as { kwargs?: { input?: { messages?: unknown } | null } } | null)?.kwargs?.input?.messages;
+    if (!Array.isArray(messages)) return [];
+    return messages.flatMap((m) => {
+      const id = (m as { id?: unknown } | null)?.id;
+      return typeof id === "string" && id ? [id] : [];
+    });
+  });
+}

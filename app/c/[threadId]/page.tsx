@@ -4,7 +4,7 @@ import { ChatView, type ChatState } from "@/components/chat/ChatView";
 import { SeedThreadRow } from "@/components/shell/SeedThreadRow";
 import { CONVERSATION_NOT_FOUND, documentTitleFor } from "@/lib/client/document-title";
 import { titleFactOf } from "@/lib/title";
-import { loadAppInfo, loadThread, loadThreadRow, loadViewer, requireViewer } from "../../_data";
+import { loadAppInfo, loadMessagesUnderWay, loadThread, loadThreadRow, loadViewer, requireViewer } from "../../_data";
 
 type Params = { params: Promise<{ threadId: string }> };
 
@@ -20,7 +20,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 export default async function ConversationPage({ params }: Params) {
   await requireViewer();
   const { threadId } = await params;
-  const [thread, row] = await Promise.all([loadThread(threadId), loadThreadRow(threadId)]);
+  const [thread, row, underWay] = await Promise.all([loadThread(threadId), loadThreadRow(threadId), loadMessagesUnderWay(threadId)]);
   if (!thread) notFound();
   const values = (thread.values ?? {}) as ChatState;
   return (
@@ -31,6 +31,7 @@ export default async function ConversationPage({ params }: Params) {
         threadId={threadId}
         initialValues={{ ...values, messages: Array.isArray(values.messages) ? values.messages : [] }}
         initialFact={row?.rows[0].title ?? titleFactOf(thread.values)}
+        messagesUnderWay={underWay}
         app={loadAppInfo()}
       />
     </>
