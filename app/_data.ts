@@ -99,16 +99,18 @@ export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadV
 /**
  * Ids of the messages sent in the open thread's runs that have not ended (pending or running):
  * the server has them although `values` may not yet (a run waiting for a free slot). A page
- * opened then must not put such a message back into the composer as unsent. Empty when the
+ * opened then must not put such a message back into the composer as unsent. Read before the
+ * thread: a run that ends in between has its message in the thread by then. Empty when the
  * runs cannot be read: the composer then errs on the side of keeping the text.
  */
 export const loadMessagesUnderWay = cache(async (threadId: string): Promise<string[]> => {
   try {
-    const client = await serverClient();
-    const lists = await Promise.all((["pending", "running"] as const).map((status) => client.runs.list(threadId, { status, limit: 20 })));
-    return inputMessageIds(lists.flat());
+    // One list, filtered here: two (pending, running) could each miss a run moving between them.
+    const runs = await (await serverClient()).runs.list(threadId, { limit: 20 });
+    return inputMessageIds(runs.filter((r) => r.status === "pending" || r.status === "running"));
   } catch (err) {
-    console.error("[web] could not read the conversation's runs", err);
+    const status = apiErrorStatus(err);
+    if (status !== 404 && status !== 422) console.error("[web] could not read the conversation's runs", err);
     return [];
   }
 });

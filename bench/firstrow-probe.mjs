@@ -66,6 +66,7 @@ try {
     targets.push({ name: dist, url });
   }
   for (const [name, url] of urls) targets.push({ name, url: url.endsWith("/") ? url : `${url}/` });
+  if (control && !targets.length) throw new Error("--control needs a build or a server to strip: --dist=… or --urls=…");
   if (control) {
     const upstream = targets[0].url.slice(0, -1);
     const port = await freePort();

@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
+import type { Page } from "@playwright/test";
 import { apiClient, expect, takeAllRunSlots, test } from "./support";
+
+const unsentKeys = (page: Page) => page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object));
 
 type Msg = { type: string; content: string; response_metadata?: Record<string, unknown> };
 
@@ -48,7 +50,7 @@ test("Stop on a message still waiting for a free run slot keeps it in the conver
   await chat.waitForAnswerToFinish();
   // Every run slot of the server taken by other conversations: the next send waits as `pending`.
   const client = apiClient();
-  const freeSlots = await takeAllRunSlots(DEFAULT_RUN_LIMITS.maxConcurrentRuns);
+  const freeSlots = await takeAllRunSlots();
   try {
     await chat.send("Second question, sent while the server is full");
     await expect.poll(async () => (await client.runs.list(id)).map((r) => r.status)).toContain("pending");
@@ -84,14 +86,40 @@ test("Stop on a send whose request never reached the server puts it back into th
   await expect(chat.input).toHaveValue("Second question, lost in a tunnel\n\ntyped while waiting");
   await expect(page.getByTestId("composer-attachment")).toContainText("notes.txt");
   await expect(chat.userMessages).toHaveText(["A first question"]);
+  // Once: it is the draft now, not also a pending send that a reload would put back a second time.
+  expect(await unsentKeys(page)).toEqual([]);
   await page.unroute(isRunStream);
-  // Once: after a reload it is the draft, not also a pending send put back a second time.
   await page.reload();
   await expect(chat.input).toHaveValue("Second question, lost in a tunnel\n\ntyped while waiting");
-  expect(await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object))).toEqual([]);
   await chat.input.press("Enter");
   await chat.waitForAnswerToFinish();
   await expect(chat.userMessages).toHaveText(["A first question", "Second question, lost in a tunnel typed while waiting"]);
   const state = await apiClient().threads.getState<{ messages: Msg[] }>(id);
   expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
+});
+
+test("Stop on a send whose answer never came back cancels the run the server made for it: the message stays in the conversation, not also in the composer", async ({ page, chat }) => {
+  const id = await chat.startConversation("A first question");
+  await chat.waitForAnswerToFinish();
+  const client = apiClient();
+  const freeSlots = await takeAllRunSlots();
+  try {
+    // The request reaches the server (its run waits for a slot), but the answer never reaches the page.
+    const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+    await page.route(isRunStream, (route) => void route.fetch().catch(() => undefined));
+    await chat.send("Second question, answered into the void");
+    await expect.poll(async () => (await client.runs.list(id, { status: "pending" })).length).toBe(1);
+    await chat.stopButton.click();
+    await expect(chat.sendButton).toBeVisible({ timeout: 15_000 });
+    // Stop found the run by its message and cancelled it: it will not answer later.
+    await expect.poll(async () => (await client.runs.list(id)).map((r) => r.status)).toEqual(["interrupted", "success"]);
+    await expect(chat.userMessages).toHaveText(["A first question", "Second question, answered into the void"]);
+    await expect(chat.input).toHaveValue("");
+    await page.unroute(isRunStream);
+  } finally {
+    await freeSlots();
+  }
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.input).toHaveValue("");
 });

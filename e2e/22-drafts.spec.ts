@@ -1,4 +1,3 @@
-import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
 import { apiClient, expect, takeAllRunSlots, test } from "./support";
 
 test("drafts are kept per conversation and for the new-conversation page, across switching and reload, until sent", async ({ page, chat, sidebar }) => {
@@ -109,7 +108,7 @@ test("a send the server took but had not started when the page reloaded is not p
   const id = await chat.startConversation("A conversation on a busy server");
   await chat.waitForAnswerToFinish();
   const client = apiClient();
-  const freeSlots = await takeAllRunSlots(DEFAULT_RUN_LIMITS.maxConcurrentRuns);
+  const freeSlots = await takeAllRunSlots();
   let queuedId = "";
   try {
     // The server makes the run (it waits for a slot), but its answer never reaches the page.

@@ -2,6 +2,7 @@ import { test as base, expect } from "@playwright/test";
 import { Client } from "@langchain/langgraph-sdk";
 import { ChatPage } from "./pages/ChatPage";
 import { Sidebar } from "./pages/Sidebar";
+import { DEFAULT_RUN_LIMITS } from "../lib/server/runs/run-limits";
 
 export { fallbackTitle } from "../lib/title";
 
@@ -11,21 +12,30 @@ export function apiClient(): Client {
 }
 
 /**
- * Takes every run slot of the server (MAX_CONCURRENT_RUNS, the default here) with runs on
- * conversations of their own, so a run made next waits as `pending`. Returns what frees them.
+ * Takes every run slot of the e2e server (MAX_CONCURRENT_RUNS) with runs on conversations of
+ * their own, so a run made next waits as `pending` (for about 4 s: the offline answer's length).
+ * Returns what frees them.
  */
-export async function takeAllRunSlots(slots: number): Promise<() => Promise<void>> {
+export async function takeAllRunSlots(): Promise<() => Promise<void>> {
   const client = apiClient();
-  const busy = await Promise.all(
+  const slots = Number(process.env.MAX_CONCURRENT_RUNS) || DEFAULT_RUN_LIMITS.maxConcurrentRuns;
+  const made = await Promise.allSettled(
     Array.from({ length: slots }, async (_, i) => {
       const t = await client.threads.create();
-      const run = await client.runs.create(t.thread_id, "agent", { input: { messages: [{ type: "human", content: `Keeping slot ${i} busy with a question long enough for a long answer` }] } });
+      const run = await client.runs.create(t.thread_id, "agent", { input: { messages: [{ type: "human", content: `Keeping slot ${i} busy with a question long enough to make the offline answer long` }] } });
       return { threadId: t.thread_id, runId: run.run_id };
     }),
   );
-  return async () => {
+  const busy = made.flatMap((m) => (m.status === "fulfilled" ? [m.value] : []));
+  const free = async () => {
     await Promise.all(busy.map((b) => client.runs.cancel(b.threadId, b.runId, true)));
   };
+  const failed = made.find((m) => m.status === "rejected");
+  if (failed) {
+    await free();
+    throw failed.reason;
+  }
+  return free;
 }
 
 type Fixtures = { chat: ChatPage; sidebar: Sidebar; dialogs: string[]; pageHealth: void };

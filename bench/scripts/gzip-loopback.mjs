@@ -13,7 +13,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { startTarget } from "../lib/targets.mjs";
-import { label } from "../workloads/scale.mjs";
+import { seedThread } from "../workloads/scale.mjs";
 import { p50, pool } from "../lib/stats.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -26,11 +26,7 @@ const remoteHost = `bench.example:${port}`;
 try {
   const sdk = target.client;
   let next = 0;
-  await pool(seed, 8, async () => {
-    const i = next++;
-    const t = await sdk.threads.create({ graphId: "agent" });
-    await sdk.threads.updateState(t.thread_id, { values: { title: `Question ${label(i)} about sourdough baking` } });
-  });
+  await pool(seed, 8, () => seedThread(sdk, next++));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const page = JSON.stringify({
     select: ["thread_id", "created_at", "activity_at", "status", "metadata"],

@@ -10,7 +10,7 @@
 //   node bench/scripts/longtask-profile.mjs http://127.0.0.1:3993/ [reps=3]
 import { chromium } from "playwright";
 const url = process.argv[2];
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
 for (let rep = 0; rep < Number(process.argv[3] ?? 3); rep++) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
@@ -36,7 +36,8 @@ for (let rep = 0; rep < Number(process.argv[3] ?? 3); rep++) {
   const { profile } = await cdp.send("Profiler.stop");
   const tasks = await page.evaluate((from) => window.__longTasks.filter((t) => t.at >= from), t0);
   console.log(`rep ${rep}: t0 ${Math.round(t0)}, ${marks.length} screens, ${tasks.length} long tasks ${JSON.stringify(tasks.map((t) => [Math.round(t.at), Math.round(t.ms), marks.filter((m) => m[0] <= t.at).length, marks.filter((m) => m[0] <= t.at).at(-1)?.slice(1)]))}`);
-  // Profile times are µs from the profile's start, which is taken as page time t0 (the profiler started right after t0 was read).
+  // Profile times are µs from the profile's start, taken as page time t0: the profiler started one
+  // DevTools round trip after t0 was read, so task windows may sit a few ms off.
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

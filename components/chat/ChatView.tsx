@@ -76,7 +76,9 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     if (held) sendsUnderWay.delete(held.messageId);
     unsent.current = null;
   }, []);
-  // Our last send, whole, until Stop shows whether its run ever started (else it goes back to the box).
+  // Our last send, whole: a Stop whose read-back thread does not hold it puts it back into the box
+  // (kept after its run is made too, for a server that drops the message of a run cancelled
+  // before it started; the embedded server writes it into the thread).
   const lastSend = useRef<PutBack | null>(null);
   const [putBack, setPutBack] = useState<PutBack | null>(null);
   // Messages the server has: in the thread, or in the input of a run not yet ended.
@@ -227,13 +229,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [send, submit, threadId, forgetUnsent],
   );
 
-  // Stop before the server had the message (its request stalled, so no run to cancel): the
-  // thread read back does not hold it, so it goes back into the composer rather than vanishing.
-  // (A run stopped while waiting for a free slot needs nothing here: the server keeps its message.)
+  // Stop before the page heard of a run for its message (the request or its answer stalled):
+  // any such run is cancelled, and a message the thread read back does not hold goes back into
+  // the composer rather than vanishing. (The embedded server keeps the message of a run stopped
+  // before its first step, e.g. one that waited for a free slot: then nothing is put back.)
   const stopStream = stream.stop;
   const stopKeepingQuestion = useCallback(async () => {
     const sent = lastSend.current;
-    const values = await stop(stopStream);
+    const values = await stop(stopStream, sent?.id);
     if (!sent || !values || lastSend.current !== sent) return;
     lastSend.current = null;
     if ((values.messages ?? []).some((m) => m.id === sent.id)) return;

@@ -16,7 +16,7 @@ interface ComposerProps {
   autoFocus?: boolean;
   /** Where the unsent text is kept (the thread id, or "new" on the new-conversation page). */
   draftKey: string;
-  /** Ids of the messages the conversation holds (a send found unsent after a reload but among them arrived). */
+  /** Ids of the messages the server has (the thread's, and its unfinished runs' input): a send found unsent after a reload but among them arrived. */
   delivered?: ReadonlySet<string>;
   /** A send to put back in front of whatever the box holds (it was stopped before it started); once per id. */
   putBack?: PutBack | null;

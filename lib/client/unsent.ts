@@ -4,7 +4,8 @@
  * failed request in that window would lose it. So each send is kept in localStorage, per
  * conversation (the thread id, or "new" before the thread exists), until the run is created;
  * a page that finds one on opening the conversation puts the text back into the composer,
- * unless the conversation already holds that message (the request did arrive).
+ * unless the server already has that message: in the thread, or in the input of a run of it that
+ * has not ended (the request did arrive).
  */
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 
@@ -50,7 +51,8 @@ export function releaseUnsent(storage: UnsentStorage, key: string, messageId: st
 /**
  * The text to put back into the composer of conversation `key`, removing its record: none while
  * this page's own send of it is still under way (`inFlight`), and none when the conversation
- * already holds the message (`delivered`: its id is among the thread's messages).
+ * already holds the message (`delivered`: its id is among the thread's messages or in the input
+ * of its pending or running runs).
  */
 export function takeUnsent(storage: UnsentStorage, key: string, inFlight: ReadonlySet<string>, delivered: ReadonlySet<string>): string {
   const records = load(storage);

@@ -1,7 +1,8 @@
 "use client";
-import { useCallback, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { getBrowserClient } from "./api-client";
 import { runRegistry } from "./run-registry";
+import { inputMessageIds } from "./unsent";
 
 type Mutate<S> = (update: Partial<S>) => void;
 type RunRef = { threadId: string; runId: string };
@@ -17,12 +18,21 @@ const RUN_ID_WAIT_MS = 5_000;
  * A Stop pressed before the run has an id waits for it: cutting the stream first would leave a
  * run nobody cancels (runs continue when their client leaves).
  * Returns useStream's `onStop` option, `noteRun` (call it with every run this view starts or
- * joins) and the Stop handler (given useStream's `stop`), which resolves to the thread's values
- * as read back after the stop (null when they could not be read).
+ * joins) and the Stop handler (given useStream's `stop` and the id of the message this view sent
+ * last, if any), which resolves to the thread's values as read back after the stop (null when
+ * they could not be read).
+ * With no run id in time (the request stalled, or its answer did), the thread's runs are read: a
+ * run the server made for that message but this page never heard of is cancelled too, so Stop
+ * never leaves it to answer later.
  */
 export function useStopKeepingText<S extends Record<string, unknown>>(threadId: string | null) {
   const mutateRef = useRef<Mutate<S> | null>(null);
   const waiters = useRef<((run: RunRef) => void)[]>([]);
+  // The thread made while Stop waited (new-conversation page) is the one to read back.
+  const currentThread = useRef(threadId);
+  useEffect(() => {
+    currentThread.current = threadId;
+  }, [threadId]);
   const onStop = useCallback(({ mutate }: { mutate: Mutate<S> }) => {
     mutateRef.current = mutate;
   }, []);
@@ -31,7 +41,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
   }, []);
 
   const stop = useCallback(
-    async (stopStream: () => Promise<void>): Promise<S | null> => {
+    async (stopStream: () => Promise<void>, sentMessageId?: string): Promise<S | null> => {
       const client = getBrowserClient();
       const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
       const run =
@@ -43,8 +53,9 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
             });
       if (run) await client.runs.cancel(run.threadId, run.runId, true).catch(() => undefined);
       await stopStream();
-      const id = run?.threadId ?? threadId;
+      const id = run?.threadId ?? currentThread.current;
       if (!id) return null;
+      if (!run && sentMessageId) await cancelRunsOf(id, sentMessageId);
       const state = await client.threads.getState<S>(id).catch(() => null);
       if (!state?.values) return null;
       mutateRef.current?.(state.values as Partial<S>);
@@ -53,4 +64,12 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
     [threadId],
   );
   return { stop, onStop, noteRun };
+}
+
+/** Cancels the thread's pending or running runs whose input holds message `messageId`. */
+async function cancelRunsOf(threadId: string, messageId: string): Promise<void> {
+  const client = getBrowserClient();
+  const runs = await client.runs.list(threadId, { limit: 20 }).catch(() => []);
+  const carrying = runs.filter((r) => (r.status === "pending" || r.status === "running") && inputMessageIds([r]).includes(messageId));
+  await Promise.all(carrying.map((r) => client.runs.cancel(threadId, r.run_id, true).catch(() => undefined)));
 }

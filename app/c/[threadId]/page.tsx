@@ -20,7 +20,9 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 export default async function ConversationPage({ params }: Params) {
   await requireViewer();
   const { threadId } = await params;
-  const [thread, row, underWay] = await Promise.all([loadThread(threadId), loadThreadRow(threadId), loadMessagesUnderWay(threadId)]);
+  // Runs first (see loadMessagesUnderWay), then the thread.
+  const underWay = await loadMessagesUnderWay(threadId);
+  const [thread, row] = await Promise.all([loadThread(threadId), loadThreadRow(threadId)]);
   if (!thread) notFound();
   const values = (thread.values ?? {}) as ChatState;
   return (

@@ -91,8 +91,8 @@ describe("a finished run's replay buffer", () => {
 });
 
 describe("bounded time and concurrency", () => {
-  // Each run lasts 6 × 100 ms: long enough that the first is still running when the checks read
-  // it, also on Postgres in CI, where one round trip can take tens of milliseconds.
+  // The first run lasts 6 × 100 ms here (6 × 1 s in the next test): long enough that it is still
+  // running when the checks read it, also on Postgres in CI, where a round trip can take tens of ms.
   it("MAX_CONCURRENT_RUNS: runs beyond the cap wait as pending, then run in order", async () => {
     h = createHarness({ model: new ScriptedModel(["a b c d e f"], 100), runLimits: { maxConcurrentRuns: 1 } });
     const [a, b] = [await h.client.threads.create(), await h.client.threads.create()];

@@ -178,8 +178,8 @@ describe("cancel", () => {
 
 describe("multitask strategies", () => {
   it("reject answers 409 while busy; enqueue runs in order; interrupt replaces the active run", async () => {
-    // 4 × 50 ms: the first run is still busy when the next request lands, also on Postgres in CI.
-    h = createHarness({ model: new ScriptedModel(["alpha beta gamma delta"], 50) });
+    // 4 × 150 ms: the first run is still busy when the next requests land, also on Postgres in CI.
+    h = createHarness({ model: new ScriptedModel(["alpha beta gamma delta"], 150) });
     const t = await h.client.threads.create();
     const first = await h.client.runs.create(t.thread_id, "agent", { input: human("one") });
     await expect(h.client.runs.create(t.thread_id, "agent", { input: human("rejected") })).rejects.toThrow(/409/);
