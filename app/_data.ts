@@ -11,7 +11,7 @@ import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE } from "@/lib/client/thread-pages";
 import type { ThreadPage } from "@/lib/client/types";
-import { inputMessageIds } from "@/lib/client/unsent";
+import { inputMessageIds, isUnfinishedRun } from "@/lib/client/unsent";
 
 /**
  * The ONE seam between server components and the API. Server components talk the same Agent
@@ -107,7 +107,7 @@ export const loadMessagesUnderWay = cache(async (threadId: string): Promise<stri
   try {
     // One list, filtered here: two (pending, running) could each miss a run moving between them.
     const runs = await (await serverClient()).runs.list(threadId, { limit: 20 });
-    return inputMessageIds(runs.filter((r) => r.status === "pending" || r.status === "running"));
+    return inputMessageIds(runs.filter(isUnfinishedRun));
   } catch (err) {
     const status = apiErrorStatus(err);
     if (status !== 404 && status !== 422) console.error("[web] could not read the conversation's runs", err);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdUnsent, inputMessageIds, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent } from "./unsent";
+import { holdUnsent, inputMessageIds, isUnfinishedRun, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent } from "./unsent";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -80,5 +80,12 @@ describe("inputMessageIds", () => {
     ];
     expect(inputMessageIds(runs)).toEqual(["m1", "m2"]);
     expect(inputMessageIds([])).toEqual([]);
+  });
+});
+
+describe("isUnfinishedRun", () => {
+  it("is a pending or running run, not one that ended or has no status", () => {
+    expect(["pending", "running"].map((status) => isUnfinishedRun({ status }))).toEqual([true, true]);
+    expect(["success", "error", "interrupted", "timeout", undefined].map((status) => isUnfinishedRun({ status }))).toEqual([false, false, false, false, false]);
   });
 });

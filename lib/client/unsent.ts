@@ -70,6 +70,11 @@ export function joinUnsentAndDraft(unsent: string, draft: string): string {
   return `${unsent}\n\n${draft}`;
 }
 
+/** A run that has not ended: waiting for a slot (pending) or running. Its input is on the server. */
+export function isUnfinishedRun(run: { status?: unknown }): boolean {
+  return run.status === "pending" || run.status === "running";
+}
+
 /**
  * Ids of the messages in runs' input (`kwargs.input.messages`): for a thread's runs that have not
  * ended, messages the server has although the thread's values may not hold them yet (a run

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { getBrowserClient } from "./api-client";
 import { runRegistry } from "./run-registry";
-import { inputMessageIds } from "./unsent";
+import { inputMessageIds, isUnfinishedRun } from "./unsent";
 
 type Mutate<S> = (update: Partial<S>) => void;
 type RunRef = { threadId: string; runId: string };
@@ -70,6 +70,6 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
 async function cancelRunsOf(threadId: string, messageId: string): Promise<void> {
   const client = getBrowserClient();
   const runs = await client.runs.list(threadId, { limit: 20 }).catch(() => []);
-  const carrying = runs.filter((r) => (r.status === "pending" || r.status === "running") && inputMessageIds([r]).includes(messageId));
+  const carrying = runs.filter((r) => isUnfinishedRun(r) && inputMessageIds([r]).includes(messageId));
   await Promise.all(carrying.map((r) => client.runs.cancel(threadId, r.run_id, true).catch(() => undefined)));
 }
