@@ -19,7 +19,7 @@ import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
 import { ChatHeader } from "./ChatHeader";
-import { Composer, type PutBack } from "./Composer";
+import { Composer, type SentMessage } from "./Composer";
 import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
@@ -30,8 +30,6 @@ const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisco
   onDisconnect: "continue",
 };
 
-/** What the user last sent, kept whole so a retry resends the files too. */
-type SentInput = { text: string; attachments: readonly ComposerAttachment[] };
 
 export type ChatState = {
   messages: Message[];
@@ -39,8 +37,8 @@ export type ChatState = {
   title_source?: TitleSource | null;
 };
 
-/** What Retry repeats: our last send, or a run of another tab this view tried to join. */
-type LastAction = { kind: "send"; input: SentInput } | { kind: "join"; runId: string };
+/** What Retry repeats: our last send (whole, so the files go again), or a run of another tab this view tried to join. */
+type LastAction = { kind: "send"; sent: SentMessage } | { kind: "join"; runId: string };
 
 const UNCHECKED_SEND = "Couldn't check whether your message arrived, so it was not sent again. Check your connection, then try again.";
 
@@ -67,20 +65,22 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const [lastAction, setLastAction] = useState<LastAction | null>(null);
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
-  // Our last send, kept in storage (lib/client/unsent.ts) under `key` until its run exists.
-  const unsent = useRef<{ messageId: string; key: string; text: string } | null>(null);
+  // Our last send, one `SentMessage`, is held three times, each let go at its own moment:
+  // - `unsent` keeps it in storage (lib/client/unsent.ts) under `key` until its run exists;
+  // - `lastSend` until a Stop has checked that the thread holds it, else Stop puts it back into
+  //   the box (kept after its run is made too, for a server that drops the message of a run
+  //   cancelled before it started; the embedded server writes it into the thread);
+  // - `lastAction`, for Retry, until the next send or join.
+  const unsent = useRef<{ sent: SentMessage; key: string } | null>(null);
   const forgetUnsent = useCallback(() => {
     const held = unsent.current;
     const storage = browserStorage();
-    if (held && storage) releaseUnsent(storage, held.key, held.messageId);
-    if (held) sendsUnderWay.delete(held.messageId);
+    if (held && storage) releaseUnsent(storage, held.key, held.sent.id);
+    if (held) sendsUnderWay.delete(held.sent.id);
     unsent.current = null;
   }, []);
-  // Our last send, whole: a Stop whose read-back thread does not hold it puts it back into the box
-  // (kept after its run is made too, for a server that drops the message of a run cancelled
-  // before it started; the embedded server writes it into the thread).
-  const lastSend = useRef<PutBack | null>(null);
-  const [putBack, setPutBack] = useState<PutBack | null>(null);
+  const lastSend = useRef<SentMessage | null>(null);
+  const [putBack, setPutBack] = useState<SentMessage | null>(null);
   // Messages the server has: in the thread, or in the input of a run not yet ended.
   const delivered = useMemo(
     () => new Set([...(initialValues?.messages ?? []).flatMap((m) => (m.id ? [m.id] : [])), ...(messagesUnderWay ?? [])]),
@@ -93,7 +93,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       const held = unsent.current;
       const storage = browserStorage();
       if (held && storage && held.key === NEW_CONVERSATION_DRAFT) {
-        moveUnsent(storage, held.key, id, held.messageId);
+        moveUnsent(storage, held.key, id, held.sent.id);
         held.key = id;
       }
       setThreadId(id);
@@ -169,11 +169,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const error = stream.error;
   const failed = Boolean(error) && !stream.isLoading;
   useEffect(() => {
-    if (failed && unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+    if (failed && unsent.current) sendsUnderWay.delete(unsent.current.sent.id);
   }, [failed]);
   useEffect(
     () => () => {
-      if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+      if (unsent.current) sendsUnderWay.delete(unsent.current.sent.id);
     },
     [],
   );
@@ -197,15 +197,17 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       if (!threadId) firstMessage.current = message;
       // A send that failed, replaced by another message rather than retried: its text goes back
       // into the composer (the new send's record takes its place in storage).
-      const failedText = unsent.current && !sendsUnderWay.has(unsent.current.messageId) && unsent.current.text !== text ? unsent.current.text : undefined;
+      const stale = unsent.current && !sendsUnderWay.has(unsent.current.sent.id) ? unsent.current.sent : null;
+      const failedText = stale && stale.text !== text ? stale.text : undefined;
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
       if (storage) holdUnsent(storage, key, message.id, text);
-      if (unsent.current) sendsUnderWay.delete(unsent.current.messageId);
+      if (unsent.current) sendsUnderWay.delete(unsent.current.sent.id);
       sendsUnderWay.add(message.id);
-      unsent.current = { messageId: message.id, key, text };
-      lastSend.current = { id: message.id, text, attachments };
-      setLastAction({ kind: "send", input: { text, attachments } });
+      const sent: SentMessage = { id: message.id, text, attachments };
+      unsent.current = { sent, key };
+      lastSend.current = sent;
+      setLastAction({ kind: "send", sent });
       setRetryProblem(null);
       void submit(
         { messages: [message] },
@@ -216,7 +218,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [submit, threadId],
   );
   const retrySend = useCallback(
-    async ({ text, attachments }: SentInput) => {
+    async ({ text, attachments }: SentMessage) => {
       const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
       const plan = planRetry(state, text);
       if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
@@ -249,7 +251,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     lastAction === null || isLoading
       ? null
       : lastAction.kind === "send"
-        ? () => void retrySend(lastAction.input)
+        ? () => void retrySend(lastAction.sent)
         : () => join(lastAction.runId);
   const problem = retryProblem ?? (error ? errorTextForPeople(error) : null);
 

@@ -19,10 +19,11 @@ interface ComposerProps {
   /** Ids of the messages the server has (the thread's, and its unfinished runs' input): a send found unsent after a reload but among them arrived. */
   delivered?: ReadonlySet<string>;
   /** A send to put back in front of whatever the box holds (it was stopped before it started); once per id. */
-  putBack?: PutBack | null;
+  putBack?: SentMessage | null;
 }
 
-export type PutBack = { id: string; text: string; attachments: readonly ComposerAttachment[] };
+/** A message as the user sent it: its id, its text and its files. */
+export type SentMessage = { id: string; text: string; attachments: readonly ComposerAttachment[] };
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
