@@ -98,6 +98,38 @@ test("Stop on a send whose request never reached the server puts it back into th
   expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
 });
 
+test("files put back by Stop are never dropped: over a message's limits with files added since, Send waits until some are removed", async ({ page, chat }) => {
+  await chat.startConversation("A first question");
+  await chat.waitForAnswerToFinish();
+  const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+  await page.route(isRunStream, () => undefined); // held: no run, so Stop puts the send back
+  await page.getByTestId("attach-input").setInputFiles({ name: "sent.txt", mimeType: "text/plain", buffer: Buffer.from("sent notes") });
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
+  await chat.send("A question with a file");
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
+  // Ten more while it waits: a message's most.
+  const ten = Array.from({ length: 10 }, (_, i) => ({ name: `later-${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`later ${i}`) }));
+  await page.getByTestId("attach-input").setInputFiles(ten);
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(10);
+  await chat.stopButton.click();
+  await expect(chat.sendButton).toBeVisible({ timeout: 15_000 });
+  await expect(chat.input).toHaveValue("A question with a file");
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(11);
+  await expect(page.getByTestId("composer-attachment").last()).toContainText("sent.txt");
+  await expect(page.getByTestId("attachment-error")).toHaveText("11 files are attached; a message can carry at most 10. Remove some to send.");
+  await expect(chat.sendButton).toBeDisabled();
+  await chat.input.press("Enter");
+  await expect(chat.userMessages).toHaveText(["A first question"]);
+  await page.getByRole("button", { name: "Remove later-0.txt" }).click();
+  await expect(page.getByTestId("attachment-error")).toHaveCount(0);
+  await expect(chat.sendButton).toBeEnabled();
+  await page.unroute(isRunStream);
+  await chat.input.press("Enter");
+  await chat.waitForAnswerToFinish();
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(page.getByTestId("message-attachment")).toHaveCount(10);
+});
+
 test("Stop on a send whose answer never came back cancels the run the server made for it: the message stays in the conversation, not also in the composer", async ({ page, chat }) => {
   const id = await chat.startConversation("A first question");
   await chat.waitForAnswerToFinish();

@@ -39,7 +39,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
-  const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading;
+  const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading && !files.overLimit;
   const send = () => {
     if (!canSend || streaming) return;
     const keep = onSend(text, files.attachments);

@@ -9,6 +9,7 @@ import {
   MAX_FILE_BYTES,
   MAX_FILES_PER_MESSAGE,
   MAX_MESSAGE_BYTES,
+  overLimit,
   readAttachment,
   userMessageContent,
 } from "./attachments";
@@ -85,6 +86,28 @@ describe("size limits", () => {
     expect(formatBytes(12 * 1024)).toBe("12 KB");
     expect(formatBytes(1.5 * MiB)).toBe("1.5 MB");
     expect(formatBytes(MAX_MESSAGE_BYTES)).toBe("15 MB");
+  });
+});
+
+describe("files over a message's limits (a put-back joined by files added since)", () => {
+  const sized = (...sizes: number[]) => sizes.map((size) => ({ size }));
+  it("is null at the limits and names each one passed", () => {
+    expect(overLimit([])).toBeNull();
+    expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE).fill(1)))).toBeNull();
+    expect(overLimit(sized(MAX_MESSAGE_BYTES - 1, 1))).toBeNull();
+    expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE + 1).fill(1)))).toBe(`${MAX_FILES_PER_MESSAGE + 1} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}. Remove some to send.`);
+    expect(overLimit(sized(MAX_MESSAGE_BYTES, 1))).toBe(`The files add up to ${formatBytes(MAX_MESSAGE_BYTES + 1)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}. Remove some to send.`);
+    expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE + 1).fill(MAX_FILE_BYTES)))).toMatch(/files are attached.*The files add up to/);
+  });
+
+  it("agrees with admitFiles: whatever admitFiles lets in, one by one, is never over", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: MAX_FILE_BYTES }), { maxLength: 14 }), (sizes) => {
+        let held: { size: number }[] = [];
+        for (const size of sizes) held = [...held, ...admitFiles(held, [file("f.pdf", size)]).admitted];
+        expect(overLimit(held)).toBeNull();
+      }),
+    );
   });
 });
 

@@ -123,6 +123,19 @@ export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, 
   return { admitted, error: problems.length ? problems.join(" ") : null };
 }
 
+/**
+ * Why files already in the composer cannot go in one message, or null. Files added by hand are
+ * held to the limits as they come (admitFiles); files put back after a stopped send are never
+ * dropped, so together with files added since they may be over, and Send waits until some go.
+ */
+export function overLimit(attachments: readonly Pick<FileLike, "size">[]): string | null {
+  const total = attachments.reduce((sum, a) => sum + a.size, 0);
+  const problems: string[] = [];
+  if (attachments.length > MAX_FILES_PER_MESSAGE) problems.push(`${attachments.length} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}.`);
+  if (total > MAX_MESSAGE_BYTES) problems.push(`The files add up to ${formatBytes(total)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
+  return problems.length ? `${problems.join(" ")} Remove some to send.` : null;
+}
+
 /** Bytes → base64 in slices, since one String.fromCharCode call cannot take megabytes of arguments. */
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = "";

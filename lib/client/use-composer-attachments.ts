@@ -1,17 +1,19 @@
 "use client";
-import { useCallback, useRef, useState } from "react";
-import { admitFiles, readAttachment, type ComposerAttachment } from "./attachments";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "./attachments";
 
 export interface ComposerAttachments {
   attachments: ComposerAttachment[];
-  /** Why the last files could not all be added; cleared by the next change. */
+  /** Why the last files could not all be added (cleared by the next change), or why these files cannot go in one message. */
   error: string | null;
+  /** The files are over a message's limits (only after a put-back): Send waits until some are removed. */
+  overLimit: boolean;
   /** True while admitted files are still being read (sending waits for them). */
   reading: boolean;
   add: (files: readonly File[]) => void;
   remove: (id: string) => void;
   clear: () => void;
-  /** Puts back files already read (a send that never started), after any in the composer now. */
+  /** Puts back files already read (a send that never started), after any in the composer now; never drops one. */
   restore: (attachments: readonly ComposerAttachment[]) => void;
 }
 
@@ -64,5 +66,6 @@ export function useComposerAttachments(): ComposerAttachments {
     setAttachments((a) => [...a, ...missing]);
   }, []);
 
-  return { attachments, error, reading: pending.length > 0, add, remove, clear, restore };
+  const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
+  return { attachments, error: error ?? tooMuch, overLimit: tooMuch !== null, reading: pending.length > 0, add, remove, clear, restore };
 }
