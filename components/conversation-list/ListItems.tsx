@@ -1,9 +1,8 @@
 "use client";
-import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualItem } from "@tanstack/react-virtual";
-import { Fragment, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, type ReactNode, type RefObject } from "react";
+import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
+import { Fragment, useCallback, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
 import type { ListItem } from "@/lib/client/types";
 import { ROW_HEIGHT } from "./ConversationRow";
-import { rowsToMountNow, windowEdges } from "./list-window";
 
 export const HEADER_HEIGHT = 30;
 /** Above this many rows the list is virtualised. */
@@ -22,25 +21,6 @@ interface ListItemsProps {
   focusEdge: (container: HTMLElement, edge: "first" | "last") => void;
   /** An item kept rendered even when scrolled away: the list's Tab stop must always exist. */
   keepIndex: number;
-}
-
-const NOTHING_MOUNTED: VirtualItem[] = [];
-
-/**
- * Right after a scroll only the rows on screen (and those already there) mount; the overscan
- * rows follow in a deferred render React can slice, so a scrolled screen blocks the page for
- * about half the mount and nothing on screen is left blank.
- */
-function useMountOnScreenFirst(wanted: VirtualItem[], onScreen: { startIndex: number; endIndex: number } | null, keepIndex: number) {
-  // Nothing mounted yet on the first render, so the switch from plain rows mounts the screen first too.
-  const mounted = useDeferredValue(wanted, NOTHING_MOUNTED);
-  const from = onScreen?.startIndex ?? -1;
-  const to = onScreen?.endIndex ?? -1;
-  // One row past each edge of the screen too: an arrow key's next row is always there.
-  return useMemo(
-    () => rowsToMountNow(wanted, mounted, from < 0 ? null : { startIndex: from - 1, endIndex: to + 1 }, keepIndex),
-    [wanted, mounted, from, to, keepIndex],
-  );
 }
 
 /** Plain rendering for short lists. Fixed item heights keep the switch to virtual seamless. */
@@ -81,14 +61,16 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
     rangeExtractor,
     overscan: 8,
   });
-  const wanted = virtualizer.getVirtualItems();
-  const visible = useMountOnScreenFirst(wanted, virtualizer.range, keepIndex);
-  // The next page is asked for as the window (overscan included) nears the end, rendered or not.
-  const wantedLast = windowEdges(wanted, keepIndex).last;
+  const visible = virtualizer.getVirtualItems();
+  // A kept Tab stop far from the window is not part of it: leave it out of the window's edges.
+  const indexes = new Set(visible.map((v) => v.index));
+  const detached = (i: number) => i === keepIndex && !indexes.has(i - 1) && !indexes.has(i + 1) && indexes.size > 1;
+  const windowed = visible.filter((v) => !detached(v.index));
+  const last = windowed.length ? windowed[windowed.length - 1].index : -1;
+  const first = windowed.length ? windowed[0].index : -1;
   useEffect(() => {
-    if (wantedLast >= 0) onLastVisible(wantedLast);
-  }, [wantedLast, onLastVisible]);
-  const { first, last } = windowEdges(visible, keepIndex);
+    if (last >= 0) onLastVisible(last);
+  }, [last, onLastVisible]);
   // Runs after every render: the edge row is focusable once the window reaches that edge.
   useLayoutEffect(() => {
     const edge = pendingEdge.current;
