@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What the main thread spends while the sidebar scrolls: scrolls one screen at a time for
 // `screens` steps (120 ms apart) under a Chromium trace, then prints the main thread's task
-// count, total and longest tasks, and the time per trace event name (JS, style, layout, paint).
+// count, total and longest tasks, and each trace event name's own time (JS, style, layout, paint).
 // THROTTLE=4 slows the CPU fourfold (DevTools emulation) to make small costs stand out.
 //
 //   node bench/sidebar-probe.mjs --data=/tmp/sb10k --seed=10000     # seed once
@@ -27,15 +27,24 @@ for (let i = 0; i < screens; i++) {
   await page.waitForTimeout(120);
 }
 const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
-const complete = traceEvents.filter((e) => e.ph === "X" && e.dur);
-// The renderer's main thread is the one with the most task time.
-const perThread = new Map();
-for (const e of complete) if (e.name === "RunTask") perThread.set(e.tid, (perThread.get(e.tid) ?? 0) + e.dur);
-const main = [...perThread].sort((a, b) => b[1] - a[1])[0][0];
-const tasks = complete.filter((e) => e.tid === main && e.name === "RunTask").map((e) => e.dur / 1000).sort((a, b) => b - a);
+// The renderer's main thread by its name; its complete events nest (a task holds an event
+// dispatch, which holds a function call), so each name gets its own time without its children's.
+const main = traceEvents.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain")?.tid;
+const events = traceEvents.filter((e) => e.ph === "X" && e.dur && e.tid === main).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+const self = new Map();
+const open = [];
+for (const e of events) {
+  while (open.length && open.at(-1).ts + open.at(-1).dur <= e.ts) open.pop();
+  const parent = open.at(-1);
+  if (parent) self.set(parent, self.get(parent) - e.dur);
+  self.set(e, e.dur);
+  open.push(e);
+}
 const byName = new Map();
-for (const e of complete) if (e.tid === main) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+for (const [e, us] of self) byName.set(e.name, (byName.get(e.name) ?? 0) + us / 1000);
+const tasks = events.filter((e) => e.name === "RunTask").map((e) => e.dur / 1000).sort((a, b) => b - a);
 const total = tasks.reduce((a, b) => a + b, 0);
 console.log(`${screens} screens: ${tasks.length} main-thread tasks, ${total.toFixed(0)} ms in all (${(total / screens).toFixed(1)} ms a screen); longest ${tasks.slice(0, 8).map((d) => d.toFixed(0)).join(", ")} ms; over 50 ms: ${tasks.filter((d) => d > 50).length}`);
-for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(1, 12)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+console.log("  own time by trace event (children not counted):");
+for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
 await browser.close();
