@@ -107,10 +107,11 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
   await chat.send("A question with a file");
   await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
-  // Ten more while it waits: a message's most.
-  const ten = Array.from({ length: 10 }, (_, i) => ({ name: `later-${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`later ${i}`) }));
-  await page.getByTestId("attach-input").setInputFiles(ten);
+  // Eleven more while it waits: ten go in (a message's most), the eleventh is refused.
+  const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `later-${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`later ${i}`) }));
+  await page.getByTestId("attach-input").setInputFiles(eleven);
   await expect(page.getByTestId("composer-attachment")).toHaveCount(10);
+  await expect(page.getByTestId("attachment-error")).toContainText("later-10.txt");
   await chat.stopButton.click();
   await expect(chat.sendButton).toBeVisible({ timeout: 15_000 });
   await expect(chat.input).toHaveValue("A question with a file");
@@ -118,7 +119,13 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await expect(page.getByTestId("composer-attachment").last()).toContainText("sent.txt");
   await expect(page.getByTestId("attachment-error")).toHaveText("11 files are attached; a message can carry at most 10. Remove some to send.");
   await expect(chat.sendButton).toBeDisabled();
+  const runRequests: string[] = [];
+  page.on("request", (r) => {
+    if (isRunStream(new URL(r.url()))) runRequests.push(r.url());
+  });
   await chat.input.press("Enter");
+  await page.waitForTimeout(500); // a send would have left by now
+  expect(runRequests).toEqual([]);
   await expect(chat.userMessages).toHaveText(["A first question"]);
   await page.getByRole("button", { name: "Remove later-0.txt" }).click();
   await expect(page.getByTestId("attachment-error")).toHaveCount(0);

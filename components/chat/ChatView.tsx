@@ -30,7 +30,6 @@ const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisco
   onDisconnect: "continue",
 };
 
-
 export type ChatState = {
   messages: Message[];
   title?: string | null;

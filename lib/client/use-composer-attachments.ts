@@ -64,6 +64,7 @@ export function useComposerAttachments(): ComposerAttachments {
     if (missing.length === 0) return;
     committed.current = [...committed.current, ...missing];
     setAttachments((a) => [...a, ...missing]);
+    setError(null); // an older refusal would hide why these files cannot all go (overLimit)
   }, []);
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
