@@ -1,10 +1,27 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import type { ChatPage } from "./pages/ChatPage";
 import { apiClient, expect, takeAllRunSlots, test } from "./support";
 
 const unsentKeys = (page: Page) => page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object));
 
 type Msg = { type: string; content: string; response_metadata?: Record<string, unknown> };
+
+const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+
+/**
+ * A conversation with one answered message, then `text` sent with one file while its run request
+ * is held (no run exists, so Stop has nothing to cancel and puts the send back). The thread's id.
+ */
+async function sendWithRequestHeld(page: Page, chat: ChatPage, text: string, file: { name: string; buffer: Buffer }) {
+  const id = await chat.startConversation("A first question");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, () => undefined);
+  await page.getByTestId("attach-input").setInputFiles({ ...file, mimeType: "text/plain" });
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
+  await chat.send(text);
+  return id;
+}
 
 test("Stop keeps the text written so far, marked stopped, after reload too; the next message follows it", async ({ page, chat }) => {
   const id = await chat.startConversation("Explain how tides work, in detail please");
@@ -70,13 +87,7 @@ test("Stop on a message still waiting for a free run slot keeps it in the conver
 });
 
 test("Stop on a send whose request never reached the server puts it back into the composer, with its file, once", async ({ page, chat }) => {
-  const id = await chat.startConversation("A first question");
-  await chat.waitForAnswerToFinish();
-  const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
-  await page.route(isRunStream, () => undefined); // held: no run, so nothing for Stop to cancel
-  await page.getByTestId("attach-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("stalled notes") });
-  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
-  await chat.send("Second question, lost in a tunnel");
+  const id = await sendWithRequestHeld(page, chat, "Second question, lost in a tunnel", { name: "notes.txt", buffer: Buffer.from("stalled notes") });
   await expect(chat.userMessages).toHaveCount(2);
   await expect(chat.input).toHaveValue("");
   await chat.input.fill("typed while waiting");
@@ -99,13 +110,7 @@ test("Stop on a send whose request never reached the server puts it back into th
 });
 
 test("files put back by Stop are never dropped: over a message's limits with files added since, Send waits until some are removed", async ({ page, chat }) => {
-  await chat.startConversation("A first question");
-  await chat.waitForAnswerToFinish();
-  const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
-  await page.route(isRunStream, () => undefined); // held: no run, so Stop puts the send back
-  await page.getByTestId("attach-input").setInputFiles({ name: "sent.txt", mimeType: "text/plain", buffer: Buffer.from("sent notes") });
-  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
-  await chat.send("A question with a file");
+  await sendWithRequestHeld(page, chat, "A question with a file", { name: "sent.txt", buffer: Buffer.from("sent notes") });
   await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
   // Eleven more while it waits: ten go in (a message's most), the eleventh is refused.
   const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `later-${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`later ${i}`) }));
@@ -144,7 +149,6 @@ test("Stop on a send whose answer never came back cancels the run the server mad
   const freeSlots = await takeAllRunSlots();
   try {
     // The request reaches the server (its run waits for a slot), but the answer never reaches the page.
-    const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
     await page.route(isRunStream, (route) => void route.fetch().catch(() => undefined));
     await chat.send("Second question, answered into the void");
     await expect.poll(async () => (await client.runs.list(id, { status: "pending" })).length).toBe(1);
