@@ -1,6 +1,5 @@
 "use client";
 import clsx from "clsx";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { memo } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
@@ -44,6 +43,9 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
   // Prefetch on intent (pointer over, focus), never for merely scrolling past: Next's default
   // prefetches every link that enters the viewport, one server render per row scrolled by.
   const prefetch = () => router.prefetch(href);
+  // A plain anchor that navigates with the router, not next/link: scrolling a long list mounts a
+  // screen of rows at each step, and next/link's hooks and ref bookkeeping per row were a measured
+  // part of that (bench/RESULTS.md). Modified clicks stay the browser's (new tab, new window).
   return (
     <div
       data-testid="thread-row"
@@ -59,9 +61,8 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
       {editing ? (
         <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={(exit) => actions.endEdit(row.id, exit)} />
       ) : (
-        <Link
+        <a
           href={href}
-          prefetch={false}
           onMouseEnter={prefetch}
           onFocus={(e) => {
             prefetch();
@@ -79,7 +80,10 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
             tip.hide();
             // Already open (maybe via the new-chat page's in-place URL): don't remount the chat.
             const plain = !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && e.button === 0;
-            if (plain && threadIdFromPath(window.location.pathname) === row.id) e.preventDefault();
+            if (plain) {
+              e.preventDefault();
+              if (threadIdFromPath(window.location.pathname) !== row.id) router.push(href);
+            }
             actions.navigated();
           }}
           onDoubleClick={(e) => {
@@ -105,12 +109,10 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
             <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
           ) : null}
           <span className="sr-only">, {describeTitleSource(row.source)}</span>
-        </Link>
+        </a>
       )}
       {editing ? null : (
-        <div className="absolute right-0 top-1/2 -translate-y-1/2">
-          <RowMenuButton listId={listId} threadId={row.id} title={shown} open={menuOpen} onPress={actions.menuPress} />
-        </div>
+        <RowMenuButton listId={listId} threadId={row.id} title={shown} open={menuOpen} onPress={actions.menuPress} />
       )}
     </div>
   );

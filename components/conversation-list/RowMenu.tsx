@@ -4,7 +4,7 @@ import { History } from "lucide-react";
 import { useId, useRef, type CSSProperties } from "react";
 import { EMPTY_TITLE } from "@/lib/title";
 import type { RowView } from "@/lib/client/types";
-import { MoreIcon, PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
+import { PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
 import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
 import { NO_ANCHOR } from "./list-anchor";
@@ -50,9 +50,12 @@ export function RowMenuButton({ listId, threadId, title, open, onPress }: RowMen
         else return;
         e.preventDefault();
       }}
-      className="mr-0.5 grid size-11 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:mr-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
+      className="absolute right-0.5 top-1/2 grid size-11 -translate-y-1/2 shrink-0 place-items-center rounded text-neutral-600 hover:bg-neutral-200 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=open]:bg-neutral-200 md:right-1 md:size-7 md:opacity-0 md:data-[state=open]:opacity-100 md:group-focus-within:opacity-100 md:group-hover:opacity-100 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:data-[state=open]:bg-neutral-700"
     >
-      <MoreIcon />
+      {/* lucide's Ellipsis as one path, not the icon component: one per row, mounted while scrolling. */}
+      <svg aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 24 24" fill="currentColor">
+        <path d="M3 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M10 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M17 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0" />
+      </svg>
     </button>
   );
 }

@@ -1,6 +1,5 @@
 import {
   ArrowUp,
-  Ellipsis,
   KeyRound,
   LogOut,
   Lock,
@@ -31,7 +30,6 @@ function iconOf(Glyph: LucideIcon, name: string) {
 }
 
 export const LockIcon = iconOf(Lock, "LockIcon");
-export const MoreIcon = iconOf(Ellipsis, "MoreIcon");
 export const PlusIcon = iconOf(Plus, "PlusIcon");
 export const SearchIcon = iconOf(Search, "SearchIcon");
 export const MenuIcon = iconOf(Menu, "MenuIcon");

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildThreadListModel, dateGroupOf, sameRowView } from "./thread-list-model";
 import type { RowPatches, ThreadPage, ThreadRow } from "./types";
@@ -174,5 +175,90 @@ describe("buildThreadListModel", () => {
     expect(m.items.filter((i) => i.kind === "header").map((i) => (i.kind === "header" ? i.label : ""))).toEqual([
       "Today", "Yesterday", "Previous 7 days", "Previous 30 days", "Older",
     ]);
+  });
+});
+
+describe("buildThreadListModel while a long list scrolls in", () => {
+  // Fresh objects: a build that nothing before it can be reused for (the whole build).
+  const copy = (pages: ThreadPage[]) => pages.map((p) => ({ ...p, rows: p.rows.map((r) => ({ ...r })) }));
+  const olderPages = (n: number, size: number) =>
+    Array.from({ length: n }, (_, p) =>
+      page(Array.from({ length: size }, (_, i) => row(`t${p * size + i}`, new Date(NOW - (p * size + i) * 3_600_000).toISOString())), 100 + p),
+    );
+
+  it("extends the last model when a page of older threads is added, reusing its items", () => {
+    const pages = olderPages(3, 20);
+    const patches: RowPatches = {}; // the same object, as the tab's patch store hands out until a patch changes
+    const two = buildThreadListModel(pages.slice(0, 2), patches, NOW);
+    const three = buildThreadListModel(pages, patches, NOW);
+    expect(three.items[0]).toBe(two.items[0]);
+    expect(buildThreadListModel(pages, patches, NOW + 60_000)).toBe(three); // a second list, or the clock's tick
+    expect(three.items[two.items.length - 1]).toBe(two.items.at(-1));
+    expect(three).toEqual(buildThreadListModel(copy(pages), {}, NOW));
+    expect(three.rows.map((r) => r.id)).toEqual(Array.from({ length: 60 }, (_, i) => `t${i}`));
+
+    // The next page repeats the last page's last rows (pages overlap), one of them retitled.
+    const [t58, t59] = pages[2].rows.slice(-2);
+    const overlapping = page([t58, { ...t59, title: { title: "Renamed", source: { kind: "user" } } }, row("t60", new Date(NOW - 60 * 3_600_000).toISOString())], 200);
+    const four = buildThreadListModel([...pages, overlapping], patches, NOW);
+    expect(four.items[0]).toBe(three.items[0]);
+    expect(four.rows.slice(-3).map((r) => [r.id, r.title])).toEqual([["t58", "Title t58"], ["t59", "Renamed"], ["t60", "Title t60"]]);
+    expect(four.byId.get("t59")?.title).toBe("Renamed");
+    expect(four).toEqual(buildThreadListModel(copy([...pages, overlapping]), patches, NOW));
+  });
+
+  it("builds whole again when the patches changed, a repeated thread moved, or a new row sorts earlier", () => {
+    const pages = olderPages(2, 5);
+    const one = buildThreadListModel(pages.slice(0, 1), {}, NOW);
+    const patched = buildThreadListModel(pages, { t6: { starred: true } }, NOW);
+    expect(patched.items[0]).not.toBe(one.items[0]);
+    expect(labels(patched).slice(0, 2)).toEqual(["# Starred", "t6"]);
+
+    const repeat = page([row("t0", daysAgo(0, 11)), row("z", daysAgo(40))], 500);
+    const withRepeat = buildThreadListModel([pages[0], repeat], {}, NOW);
+    expect(withRepeat.rows.map((r) => r.id)).toEqual(["t0", "t1", "t2", "t3", "t4", "z"]);
+    expect(withRepeat.rows[0].activityAt).toBe(daysAgo(0, 11));
+
+    const newer = page([row("fresh", new Date(NOW).toISOString())], 600);
+    expect(buildThreadListModel([pages[0], newer], {}, NOW).rows[0].id).toBe("fresh");
+  });
+
+  it("gives what the whole build gives, for any pages added one by one (property)", () => {
+    const rowArb = fc.record({
+      id: fc.constantFrom(...Array.from({ length: 30 }, (_, i) => `id${i}`)),
+      hoursAgo: fc.oneof(fc.integer({ min: -2, max: 24 * 60 }), fc.constant(Number.NaN)),
+      starred: fc.boolean(),
+    });
+    const patchArb = fc.dictionary(
+      fc.constantFrom(...Array.from({ length: 30 }, (_, i) => `id${i}`)),
+      fc.record({ deleted: fc.boolean(), starred: fc.boolean(), draft: fc.constant({ createdAt: daysAgo(0, 9) }) }, { requiredKeys: [] }),
+    );
+    fc.assert(
+      // `older`: each page's threads are older than the last page's, as a list scrolling in gets
+      // them; `overlap`: each page starts with the last page's last two threads (as the sidebar's
+      // pages do), retitled or not.
+      fc.property(
+        fc.array(fc.array(rowArb, { maxLength: 8 }), { minLength: 1, maxLength: 8 }),
+        patchArb,
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom("none", "same", "retitled"),
+        (spec, patches, includeDrafts, older, overlap) => {
+          const at = (hoursAgo: number, p: number) =>
+            Number.isNaN(hoursAgo) ? "not a date" : new Date(NOW - (older ? p * 10_000 + Math.abs(hoursAgo) : hoursAgo) * 3_600_000).toISOString();
+          const pages: ThreadPage[] = [];
+          spec.forEach((rows, p) => {
+            const repeated = overlap === "none" || p === 0 ? [] : pages[p - 1].rows.slice(-2);
+            const again = repeated.map((r) => (overlap === "retitled" ? { ...r, title: { title: `${r.title.title}!`, source: { kind: "model" as const } } } : { ...r }));
+            pages.push(page([...again, ...rows.map((r) => row(r.id, at(r.hoursAgo, p), { starred: r.starred }))], 100 + p));
+          });
+          for (let n = 1; n <= pages.length; n++) {
+            const step = buildThreadListModel(pages.slice(0, n), patches, NOW, { includeDrafts });
+            expect(step).toEqual(buildThreadListModel(copy(pages.slice(0, n)), patches, NOW, { includeDrafts }));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

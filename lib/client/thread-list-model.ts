@@ -114,7 +114,9 @@ function toView(entry: Entry, patch: RowPatch | undefined, bounds: ReturnType<ty
     group: starred ? "Starred" : groupOfTime(t, bounds),
     busy,
   };
-  return { view, t };
+  // An unreadable instant sorts as the oldest: the order stays total, so a list extended page by
+  // page (fromPreviousBuild) is the list sorted whole.
+  return { view, t: Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t };
 }
 
 /**
@@ -148,10 +150,129 @@ function compareRows(a: Timed, b: Timed): number {
   return a.view.id < b.view.id ? -1 : a.view.id > b.view.id ? 1 : 0;
 }
 
+/** Rows in order → the list's items: a date group's header before its first row. */
+function pushItems(items: ListItem[], rows: readonly RowView[], group: DateGroup | null): void {
+  for (const row of rows) {
+    if (row.group !== group) {
+      group = row.group;
+      items.push({ kind: "header", key: `h:${group}`, label: group });
+    }
+    items.push({ kind: "row", key: row.id, row });
+  }
+}
+
+/** What a model was built from, so that the next page can extend it (see fromPreviousBuild). */
+interface BuiltFrom {
+  pages: readonly ThreadPage[];
+  patches: RowPatches;
+  boundsKey: string;
+  includeDrafts: boolean;
+  /** The model's last row, with its parsed instant. */
+  last: Timed | null;
+  /** The latest `fetchedAt` of its pages. */
+  freshest: number;
+}
+const builtFrom = new WeakMap<ThreadListModel, BuiltFrom>();
+/** The last model built on pages ending with this page: one per chain, so old ones can go. */
+const builtOn = new WeakMap<ThreadPage, ThreadListModel>();
+
+/** The last model built on `pages` or on fewer of them (scrolling in adds pages at the end). */
+function previousBuild(pages: readonly ThreadPage[]): ThreadListModel | null {
+  for (let i = pages.length - 1; i >= 0; i--) {
+    const model = builtOn.get(pages[i]);
+    if (model) return model;
+  }
+  return null;
+}
+
+function remember(model: ThreadListModel, from: BuiltFrom, replaces: ThreadListModel | null): ThreadListModel {
+  builtFrom.set(model, from);
+  const lastPage = from.pages.at(-1);
+  if (lastPage) builtOn.set(lastPage, model);
+  const old = replaces && builtFrom.get(replaces)?.pages.at(-1);
+  if (old && old !== lastPage && builtOn.get(old) === replaces) builtOn.delete(old);
+  return model;
+}
+
+/** Replaces, in a copy of `list`, the entries for the rows in `fresher` (searched from the end). */
+function withFresher<T>(list: readonly T[], fresher: ReadonlyMap<string, RowView>, idOf: (item: T) => string | null, make: (row: RowView) => T): T[] {
+  const copy = list.slice();
+  let left = fresher.size;
+  for (let i = copy.length - 1; i >= 0 && left > 0; i--) {
+    const id = idOf(copy[i]);
+    const row = id === null ? undefined : fresher.get(id);
+    if (row) {
+      copy[i] = make(row);
+      left--;
+    }
+  }
+  return copy;
+}
+
+/**
+ * The model for `pages` made from `previous`: itself for the same inputs, or extended when the
+ * only change since is pages added at the end whose threads sort after its last row (a long list
+ * scrolling in); else null, and the caller builds it whole. A thread the previous pages held too
+ * (pages overlap by a few rows) takes its fresher copy in place, if that copy sorts where the old
+ * one did. The result equals the whole build's (tested as a property) but costs the new pages
+ * only, where the whole build sorted every loaded row again at each page: 10,000 of them at the
+ * end of a long list.
+ */
+function fromPreviousBuild(
+  previous: ThreadListModel,
+  pages: readonly ThreadPage[],
+  patches: RowPatches,
+  bounds: ReturnType<typeof groupBounds>,
+  boundsKey: string,
+  includeDrafts: boolean,
+): ThreadListModel | null {
+  const from = builtFrom.get(previous);
+  if (!from || from.patches !== patches || from.boundsKey !== boundsKey || from.includeDrafts !== includeDrafts) return null;
+  const kept = from.pages.length;
+  if (pages.length < kept || from.pages.some((page, i) => page !== pages[i])) return null;
+  // The same inputs (the sidebar and the drawer each have a list; the clock ticked in the same day).
+  if (pages.length === kept) return previous;
+  const ids = new Set<string>();
+  const added: Timed[] = [];
+  const fresher = new Map<string, RowView>();
+  let last = from.last;
+  for (const page of pages.slice(kept)) {
+    for (const row of page.rows) {
+      if (ids.has(row.id)) return null;
+      ids.add(row.id);
+      const timed = cachedView({ id: row.id, row, fetchedAt: page.fetchedAt }, patches[row.id], bounds, boundsKey);
+      const listed = previous.byId.get(row.id);
+      if (!listed) {
+        // New, or hidden before and still (a deleted thread's patch hides every copy of it).
+        if (timed) added.push(timed);
+        continue;
+      }
+      const inPlace = timed && page.fetchedAt > from.freshest && timed.view.starred === listed.starred && timed.view.activityAt === listed.activityAt;
+      if (!inPlace) return null;
+      fresher.set(row.id, timed.view);
+      if (last?.view.id === row.id) last = timed;
+    }
+  }
+  added.sort(compareRows);
+  if (last && added.length > 0 && compareRows(last, added[0]) >= 0) return null;
+  const newRows = added.map((r) => r.view);
+  const items = withFresher(previous.items, fresher, (i) => (i.kind === "row" ? i.row.id : null), (row): ListItem => ({ kind: "row", key: row.id, row }));
+  pushItems(items, newRows, last?.view.group ?? null);
+  const rows = withFresher(previous.rows, fresher, (r) => r.id, (r) => r);
+  rows.push(...newRows);
+  const byId = new Map(previous.byId);
+  for (const row of [...fresher.values(), ...newRows]) byId.set(row.id, row);
+  const freshest = Math.max(from.freshest, ...pages.slice(kept).map((p) => p.fetchedAt));
+  return remember({ items, rows, byId }, { pages, patches, boundsKey, includeDrafts, last: added.at(-1) ?? last, freshest }, previous);
+}
+
 /**
  * The sidebar's view of the list: fetched pages + this tab's patches → ordered rows with date
  * group headers. Pure; the caller memoises it. Starred rows first, then Today / Yesterday /
  * Previous 7 days / Previous 30 days / Older by last activity; one row per thread id.
+ * A model built before on the same pages, or on fewer of them (a long list scrolling in), is
+ * reused or extended rather than rebuilt when it can be (fromPreviousBuild); the result is the
+ * same either way.
  */
 export function buildThreadListModel(
   pages: readonly ThreadPage[],
@@ -161,24 +282,22 @@ export function buildThreadListModel(
 ): ThreadListModel {
   const bounds = groupBounds(now, opts.tzOffsetMin ?? null);
   const boundsKey = bounds.map(([, start]) => start).join(",");
+  const includeDrafts = opts.includeDrafts ?? true;
+  const previous = previousBuild(pages);
+  const extended = previous && fromPreviousBuild(previous, pages, patches, bounds, boundsKey, includeDrafts);
+  if (extended) return extended;
   const timed: Timed[] = [];
-  for (const entry of collectEntries(pages, patches, opts.includeDrafts ?? true)) {
+  for (const entry of collectEntries(pages, patches, includeDrafts)) {
     const view = cachedView(entry, patches[entry.id], bounds, boundsKey);
     if (view) timed.push(view);
   }
   timed.sort(compareRows);
   const rows = timed.map((r) => r.view);
-
   const items: ListItem[] = [];
-  let group: DateGroup | null = null;
-  for (const row of rows) {
-    if (row.group !== group) {
-      group = row.group;
-      items.push({ kind: "header", key: `h:${group}`, label: group });
-    }
-    items.push({ kind: "row", key: row.id, row });
-  }
-  return { items, rows, byId: new Map(rows.map((r) => [r.id, r])) };
+  pushItems(items, rows, null);
+  const model: ThreadListModel = { items, rows, byId: new Map(rows.map((r) => [r.id, r])) };
+  const freshest = Math.max(0, ...pages.map((p) => p.fetchedAt));
+  return remember(model, { pages, patches, boundsKey, includeDrafts, last: timed.at(-1) ?? null, freshest }, previous);
 }
 
 /** Two views render the same (lets memoised rows skip work yet never miss a title change). */
