@@ -122,7 +122,10 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await expect(chat.input).toHaveValue("A question with a file");
   await expect(page.getByTestId("composer-attachment")).toHaveCount(11);
   await expect(page.getByTestId("composer-attachment").last()).toContainText("sent.txt");
-  await expect(page.getByTestId("attachment-error")).toHaveText("11 files are attached; a message can carry at most 10. Remove some to send.");
+  // The refusal shown while it waited stays, and why Send waits follows it: neither hides the other.
+  await expect(page.getByTestId("attachment-error")).toHaveText(
+    '"later-10.txt" not added: a message can carry at most 10 files. 11 files are attached; a message can carry at most 10. Remove some to send.',
+  );
   await expect(chat.sendButton).toBeDisabled();
   const runRequests: string[] = [];
   page.on("request", (r) => {
@@ -132,6 +135,11 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await page.waitForTimeout(500); // a send would have left by now
   expect(runRequests).toEqual([]);
   await expect(chat.userMessages).toHaveText(["A first question"]);
+  // A file refused now says why, and why Send waits stays beside it.
+  await page.getByTestId("attach-input").setInputFiles([{ name: "one-more.txt", mimeType: "text/plain", buffer: Buffer.from("more") }]);
+  await expect(page.getByTestId("attachment-error")).toHaveText(
+    '"one-more.txt" not added: a message can carry at most 10 files. 11 files are attached; a message can carry at most 10. Remove some to send.',
+  );
   await page.getByRole("button", { name: "Remove later-0.txt" }).click();
   await expect(page.getByTestId("attachment-error")).toHaveCount(0);
   await expect(chat.sendButton).toBeEnabled();

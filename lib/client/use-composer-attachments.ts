@@ -4,7 +4,10 @@ import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "
 
 export interface ComposerAttachments {
   attachments: ComposerAttachment[];
-  /** Why the last files could not all be added (cleared by the next change), or why these files cannot go in one message. */
+  /**
+   * Why the last files could not all be added (cleared by the next change), then why these files
+   * cannot go in one message: both show when both hold, so neither hides the other.
+   */
   error: string | null;
   /** The files are over a message's limits (only after a put-back): Send waits until some are removed. */
   overLimit: boolean;
@@ -64,9 +67,9 @@ export function useComposerAttachments(): ComposerAttachments {
     if (missing.length === 0) return;
     committed.current = [...committed.current, ...missing];
     setAttachments((a) => [...a, ...missing]);
-    setError(null); // an older refusal would hide why these files cannot all go (overLimit)
   }, []);
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
-  return { attachments, error: error ?? tooMuch, overLimit: tooMuch !== null, reading: pending.length > 0, add, remove, clear, restore };
+  const shown = error && tooMuch ? `${error} ${tooMuch}` : (error ?? tooMuch);
+  return { attachments, error: shown, overLimit: tooMuch !== null, reading: pending.length > 0, add, remove, clear, restore };
 }
