@@ -214,9 +214,9 @@ function withFresher<T>(list: readonly T[], fresher: ReadonlyMap<string, RowView
  * only change since is pages added at the end whose threads sort after its last row (a long list
  * scrolling in); else null, and the caller builds it whole. A thread the previous pages held too
  * (pages overlap by a few rows) takes its fresher copy in place, if that copy sorts where the old
- * one did. The result equals the whole build's (tested as a property) but costs the new pages
- * only, where the whole build sorted every loaded row again at each page: 10,000 of them at the
- * end of a long list.
+ * one did. The result equals the whole build's (tested as a property). It still copies the
+ * lists (a flat copy, cheap), but it makes views for and sorts the new pages only, where the whole
+ * build did so for every loaded row at each page: 10,000 of them at the end of a long list.
  */
 function fromPreviousBuild(
   previous: ThreadListModel,
