@@ -78,7 +78,8 @@ export function useThreadList(
   });
   const openPage = openId && !openIsListed ? openRow.data : undefined;
   const model = useMemo(() => {
-    const all = [...(starredPage ? [starredPage] : []), ...(pages ?? []), ...(openPage ? [openPage] : [])];
+    // Pages that scroll in go last, so that each extends the model built before it (thread-list-model).
+    const all = [...(starredPage ? [starredPage] : []), ...(openPage ? [openPage] : []), ...(pages ?? [])];
     return buildThreadListModel(all, patches, now, { includeDrafts: search === "", tzOffsetMin });
   }, [pages, starredPage, openPage, patches, now, search, tzOffsetMin]);
   return { model, query };
