@@ -65,7 +65,7 @@ test("an oversize file is refused inline: nothing sent, nothing lost from the co
   await input.setInputFiles({ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(5 * MiB + 1, 0x20) });
   const error = page.getByTestId("attachment-error");
   await expect(error).toHaveText(/"huge\.pdf" is 5 MB; each file can be at most 5 MB\./);
-  await expect(error).toHaveAttribute("role", "alert");
+  await expect(page.getByTestId("attachment-refusal")).toHaveAttribute("role", "alert");
   await expect(chat.input).toHaveValue("Keep this text");
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
   await expect(page.getByTestId("composer-attachment")).toContainText("notes.txt");
@@ -112,4 +112,25 @@ test("a pasted image and a dropped file become chips, and a removed chip is not 
   await expect(chat.userMessages.last()).toContainText("What is in this picture?");
   await expect(chat.assistantMessages.last()).toContainText("I can see you attached pasted-image.png", { timeout: 20_000 });
   await chat.waitForAnswerToFinish();
+});
+
+test("a file whose read fails late says so beside a refusal that came after it, not over it", async ({ page, chat }) => {
+  // The disk read is the one thing scripted: this file's bytes fail to load, 600 ms after it is added.
+  await page.addInitScript(() => {
+    const read = Blob.prototype.arrayBuffer;
+    Blob.prototype.arrayBuffer = function (this: Blob) {
+      if (this instanceof File && this.name === "unreadable.txt") return new Promise((_, reject) => setTimeout(() => reject(new DOMException("gone", "NotReadableError")), 600));
+      return read.call(this);
+    };
+  });
+  await chat.openNew();
+  const input = page.getByTestId("attach-input");
+  await input.setInputFiles({ name: "unreadable.txt", mimeType: "text/plain", buffer: Buffer.from("lost") });
+  await input.setInputFiles({ name: "tool.exe", mimeType: "application/x-msdownload", buffer: Buffer.from("MZ") });
+  const error = page.getByTestId("attachment-error");
+  await expect(error).toContainText(`"tool.exe" can't be attached`);
+  // Then the late failure arrives, and the refusal is still there beside it.
+  await expect(error).toContainText(`Could not read "unreadable.txt".`);
+  await expect(error).toContainText(`"tool.exe" can't be attached`);
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
 });

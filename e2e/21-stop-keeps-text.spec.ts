@@ -78,18 +78,18 @@ test("Stop on a message still waiting for a free run slot keeps it in the conver
     await freeSlots();
   }
   await expect(chat.userMessages).toHaveText(["A first question", "Second question, sent while the server is full"]);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   const state = await client.threads.getState<{ messages: Msg[] }>(id);
   expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human"]);
   await page.reload();
   await expect(chat.userMessages).toHaveCount(2);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
 });
 
 test("Stop on a send whose request never reached the server puts it back into the composer, with its file, once", async ({ page, chat }) => {
   const id = await sendWithRequestHeld(page, chat, "Second question, lost in a tunnel", { name: "notes.txt", buffer: Buffer.from("stalled notes") });
   await expect(chat.userMessages).toHaveCount(2);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   await chat.input.fill("typed while waiting");
   await chat.stopButton.click();
   // Stop waits a few seconds for a run id that never comes, then gives the message back.
@@ -135,11 +135,15 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await page.waitForTimeout(500); // a send would have left by now
   expect(runRequests).toEqual([]);
   await expect(chat.userMessages).toHaveText(["A first question"]);
-  // A file refused now says why, and why Send waits stays beside it.
+  // A file refused now says why, and why Send waits stays beside it: two alerts, so only the new one is announced.
   await page.getByTestId("attach-input").setInputFiles([{ name: "one-more.txt", mimeType: "text/plain", buffer: Buffer.from("more") }]);
   await expect(page.getByTestId("attachment-error")).toHaveText(
     '"one-more.txt" not added: a message can carry at most 10 files. 11 files are attached; a message can carry at most 10. Remove some to send.',
   );
+  await expect(page.getByTestId("attachment-error").getByRole("alert")).toHaveText([
+    '"one-more.txt" not added: a message can carry at most 10 files.',
+    "11 files are attached; a message can carry at most 10. Remove some to send.",
+  ]);
   await page.getByRole("button", { name: "Remove later-0.txt" }).click();
   await expect(page.getByTestId("attachment-error")).toHaveCount(0);
   await expect(chat.sendButton).toBeEnabled();
@@ -165,12 +169,12 @@ test("Stop on a send whose answer never came back cancels the run the server mad
     // Stop found the run by its message and cancelled it: it will not answer later.
     await expect.poll(async () => (await client.runs.list(id)).map((r) => r.status)).toEqual(["interrupted", "success"]);
     await expect(chat.userMessages).toHaveText(["A first question", "Second question, answered into the void"]);
-    await expect(chat.input).toHaveValue("");
+    await chat.expectComposerText("");
     await page.unroute(isRunStream);
   } finally {
     await freeSlots();
   }
   await page.reload();
   await expect(chat.userMessages).toHaveCount(2);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
 });

@@ -9,12 +9,12 @@ test("drafts are kept per conversation and for the new-conversation page, across
   await chat.input.fill("half-written for B");
   await sidebar.row(a).getByTestId("thread-link").click();
   await expect(page).toHaveURL(new RegExp(`/c/${a}$`));
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   await chat.input.fill("half-written for A");
 
   await page.getByTestId("new-chat").first().click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   await chat.input.fill("an idea for a new chat");
 
   await page.reload();
@@ -26,11 +26,11 @@ test("drafts are kept per conversation and for the new-conversation page, across
 
   await chat.input.press("Enter");
   await expect(chat.userMessages.last()).toHaveText("half-written for A");
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   await chat.waitForAnswerToFinish();
   await page.reload();
   await expect(chat.userMessages.last()).toHaveText("half-written for A");
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   await chat.open(b);
   await expect(chat.input).toHaveValue("half-written for B");
 });
@@ -82,7 +82,7 @@ test("a message whose send never reached the server is back in the composer afte
   await expect(chat.userMessages).toHaveText(["Lost in a tunnel on the way out", "A second thought that never left and a third, typed after"]);
   // The record is read (and dropped) after hydration: only then does the empty composer count.
   await expect.poll(() => unsentKeys(page)).toEqual([]);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
 });
 
@@ -127,12 +127,12 @@ test("a send the server took but had not started when the page reloaded is not p
     await page.reload();
     // The server has the message (in the run's input), so it is not also put back into the box.
     await expect.poll(() => unsentKeys(page)).toEqual([]);
-    await expect(chat.input).toHaveValue("");
+    await chat.expectComposerText("");
   } finally {
     await freeSlots();
   }
   await client.runs.join(id, queuedId);
   await page.reload();
   await expect(chat.userMessages).toHaveText(["A conversation on a busy server", "Queued behind a full server"]);
-  await expect(chat.input).toHaveValue("");
+  await chat.expectComposerText("");
 });

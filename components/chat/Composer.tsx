@@ -27,7 +27,7 @@ export type SentMessage = { id: string; text: string; attachments: readonly Comp
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
-  const [text, setText] = useDraft(draftKey, delivered);
+  const [text, setText, draftRestored] = useDraft(draftKey, delivered);
   const files = useComposerAttachments();
   const putBackDone = useRef<string | null>(null);
   const { restore } = files;
@@ -39,7 +39,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
-  const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading && !files.overLimit;
+  const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading && files.overLimit === null;
   const send = () => {
     if (!canSend || streaming) return;
     const keep = onSend(text, files.attachments);
@@ -78,6 +78,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
           <textarea
             ref={ref}
             data-testid="composer-input"
+            data-draft-restored={draftRestored || undefined}
             aria-label="Message"
             placeholder="Send a message"
             rows={1}
@@ -121,9 +122,20 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
           )}
         </div>
       </div>
-      {files.error ? (
-        <p role="alert" data-testid="attachment-error" className="mt-1.5 text-sm text-red-600 dark:text-red-400">
-          {files.error}
+      {files.refusal || files.overLimit ? (
+        // Two alerts, so a new refusal is announced alone and the standing over-limit line is not read again.
+        <p data-testid="attachment-error" className="mt-1.5 text-sm text-red-600 dark:text-red-400">
+          {files.refusal ? (
+            <span role="alert" data-testid="attachment-refusal">
+              {files.refusal}
+            </span>
+          ) : null}
+          {files.refusal && files.overLimit ? " " : null}
+          {files.overLimit ? (
+            <span role="alert" data-testid="attachment-over-limit">
+              {files.overLimit}
+            </span>
+          ) : null}
         </p>
       ) : null}
       <p className="mt-1.5 text-center text-xs text-neutral-500 dark:text-neutral-400">Enter to send · Shift+Enter for a new line · drop or paste files to attach</p>

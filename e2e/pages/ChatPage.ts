@@ -46,6 +46,12 @@ export class ChatPage {
     await expect(this.input).toBeVisible();
   }
 
+  /** The composer holds `text` once its stored draft is restored, so an empty box cannot pass early. */
+  async expectComposerText(text: string) {
+    await expect(this.input).toHaveAttribute("data-draft-restored", "true");
+    await expect(this.input).toHaveValue(text);
+  }
+
   /** Types and sends with Enter. */
   async send(text: string) {
     await this.input.fill(text);

@@ -4,13 +4,13 @@ import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "
 
 export interface ComposerAttachments {
   attachments: ComposerAttachment[];
+  /** Why the last files could not all be added or read (cleared by the next change). */
+  refusal: string | null;
   /**
-   * Why the last files could not all be added (cleared by the next change), then why these files
-   * cannot go in one message: both show when both hold, so neither hides the other.
+   * Why these files cannot go in one message (only after a put-back): Send waits until some are
+   * removed. Shown beside a refusal, not joined to it, so a new refusal does not re-announce it.
    */
-  error: string | null;
-  /** The files are over a message's limits (only after a put-back): Send waits until some are removed. */
-  overLimit: boolean;
+  overLimit: string | null;
   /** True while admitted files are still being read (sending waits for them). */
   reading: boolean;
   add: (files: readonly File[]) => void;
@@ -45,7 +45,8 @@ export function useComposerAttachments(): ComposerAttachments {
       committed.current = committed.current.filter((c) => !reserved.includes(c)).concat(read);
       setPending((p) => p.filter((c) => !reserved.includes(c)));
       setAttachments((a) => [...a, ...read]);
-      if (failed.length) setError(`Could not read ${failed.join(", ")}.`);
+      // Added to what shows rather than replacing it: a read can fail after a later change's own message.
+      if (failed.length) setError((shown) => [shown, `Could not read ${failed.join(", ")}.`].filter(Boolean).join(" "));
     });
   }, []);
 
@@ -70,6 +71,5 @@ export function useComposerAttachments(): ComposerAttachments {
   }, []);
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
-  const shown = error && tooMuch ? `${error} ${tooMuch}` : (error ?? tooMuch);
-  return { attachments, error: shown, overLimit: tooMuch !== null, reading: pending.length > 0, add, remove, clear, restore };
+  return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0, add, remove, clear, restore };
 }

@@ -47,19 +47,23 @@ export function browserStorage(): DraftStorage | null {
  * The composer's text, kept per conversation across switching and reloads until it is sent.
  * Starts empty on the server and first client render (no hydration mismatch), then restores,
  * with a send that never reached the server put back in front of it (lib/client/unsent.ts);
- * `delivered` are the ids of the messages the conversation already holds.
+ * `delivered` are the ids of the messages the conversation already holds. The third value is
+ * true once this key's draft has been restored, so an empty box before then means nothing yet.
  */
-export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void] {
+export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void, boolean] {
   const [text, setText] = useState("");
+  const [restoredFor, setRestoredFor] = useState<string | null>(null);
   const deliveredRef = useRef(delivered);
   useEffect(() => {
     const storage = browserStorage();
-    if (!storage) return;
-    const unsent = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current);
-    const restored = joinUnsentAndDraft(unsent, readDraft(storage, key));
-    if (unsent) writeDraft(storage, key, restored);
-    // Restoring from storage after hydration is the point of this effect.
-    setText(restored);
+    if (storage) {
+      const unsent = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current);
+      const restored = joinUnsentAndDraft(unsent, readDraft(storage, key));
+      if (unsent) writeDraft(storage, key, restored);
+      // Restoring from storage after hydration is the point of this effect.
+      setText(restored);
+    }
+    setRestoredFor(key);
   }, [key]);
   const update = useCallback(
     (next: string) => {
@@ -69,5 +73,5 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
     },
     [key],
   );
-  return [text, update];
+  return [text, update, restoredFor === key];
 }
