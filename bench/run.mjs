@@ -19,8 +19,8 @@ const capArg = process.argv.find((a) => a.startsWith("--cap="));
 const tlCapArg = process.argv.find((a) => a.startsWith("--cap-threadline="));
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
-  ? { steps: [60, 150], exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
-  : { steps: [1_000, 10_000, 100_000], exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
+  ? { steps: [60, 150], probeN: 20, controlWarm: 5, exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
+  : { steps: [1_000, 10_000, 100_000], probeN: 1_000, controlWarm: 100, exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
 // A full run gives Threadline up to 1,200 s, which reaches 100k at >= 85/s on a 2-core machine like
 // this one (the dev server's 420 s is as far as it goes); --cap or --cap-threadline overrides it.
@@ -65,8 +65,11 @@ console.log(`bench ${quick ? "--quick" : "(full)"}: ${JSON.stringify(P)}`);
 if (wanted("scale")) {
   console.log("\n[1–3, 7] create threads, first page, title search, sidebar in Chromium");
   for (const kind of KINDS) {
-    await withTarget(kind, { ...modelEnv, MAX_CONCURRENT_RUNS: "64" }, async (target) => {
+    const env = { ...modelEnv, MAX_CONCURRENT_RUNS: "64" };
+    await withTarget(kind, env, async (target) => {
       const more = [];
+      // langgraph dev keeps its state in one folder of the repo, so only Threadline gets a control.
+      const control = kind === "threadline" ? await startTarget("threadline", env) : undefined;
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
         if (kind === "threadline" && due && wanted("browser")) {
@@ -74,8 +77,12 @@ if (wanted("scale")) {
           more.push(...r.errors);
         }
       };
-      const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep }, rec);
-      return { errors: [...r.errors, ...more] };
+      try {
+        const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep, control }, rec);
+        return { errors: [...r.errors, ...more] };
+      } finally {
+        await control?.stop();
+      }
     });
   }
 }
@@ -112,7 +119,12 @@ Workload 1b grows N the fast way through the same API, the method of issue 10's 
 rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\` (a checkpoint written by the
 graph, a pinned title), with one time budget per server over all its steps (${seedCapFor("threadline") / 1000} s for Threadline, ${P.seedCapMs / 1000} s for langgraph dev); a server that
 spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
-extrapolated). No bulk path and no direct database writes. The "runs streaming" of workload 2 are
+extrapolated). No bulk path and no direct database writes. Beside Threadline runs a control: a second
+Threadline started with it, on a fresh DATA_DIR of its own, that stays small (a warm-up of ${P.controlWarm} threads each way, then
+only the control batches). Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
+batch on the control just before and just after it; the ratio of the two rates (this server ÷ the mean of the
+control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
+one folder of the repo, so it runs alone and gets no control). The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
 20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings

@@ -27,7 +27,9 @@ export function tableRows(p) {
   const warm = p.exchangeN - p.exchangeSample;
   rows.push(["exchange.warmup", "1a create + first exchange (a run)", `throughput, the first ${k(warm)} (from an empty server)`, "/s", "higher"]);
   p.steps.forEach((n, i) => rows.push([`exchange.${n}`, "1a create + first exchange (a run)", `throughput, ${k(p.exchangeSample)} more at N=${k(i === 0 ? warm : n)}`, "/s", "higher"]));
+  p.steps.forEach((n, i) => rows.push([`exchange.vscontrol.${n}`, "1a beside the control", `N=${k(i === 0 ? warm : n)}: this server ÷ the control`, "×", "none"]));
   for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
+  for (const n of p.steps) rows.push([`create.vscontrol.${n}`, "1b beside the control", `${k(p.probeN)} more at N=${k(n)}: this server ÷ the control`, "×", "none"]);
   for (const n of p.steps) {
     rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
     rows.push([`page.${n}.p95`, "2 first page of 50", `N=${k(n)} p95`, "ms", "lower"]);
@@ -100,6 +102,15 @@ export function verdicts(rec, p) {
     const figures = later.map(({ n }) => `${rec.get(`exchange.${n}`).toFixed(0)}/s at ${k(n)}`).join(", ");
     const warm = k(p.exchangeN - p.exchangeSample);
     judge(`create + first exchange throughput flat as N grows (each batch of ${k(p.exchangeSample)} ≥ 80 % of the one at N=${warm})`, worst.ratio >= 0.8, `${base.toFixed(0)}/s at ${warm} → ${figures} (lowest ${(worst.ratio * 100).toFixed(0)} %)`);
+  }
+  // The same flatness with the machine's speed divided out: each batch at N against the same batch
+  // on the small control server just before and after it (bench/workloads/scale.mjs).
+  for (const [key, what] of [["exchange.vscontrol", "create + first exchange"], ["create.vscontrol", "create + titled state"]]) {
+    const at = p.steps.filter((n) => rec.get(`${key}.${n}`) !== undefined);
+    if (at.length < 2) continue;
+    const worst = Math.min(...at.map((n) => rec.get(`${key}.${n}`)));
+    const where = (n, i) => (key.startsWith("exchange") && i === 0 ? k(p.exchangeN - p.exchangeSample) : k(n));
+    judge(`${what} flat as N grows, beside the control (each batch ≥ 80 % of the control's, measured just before and after it)`, worst >= 0.8, at.map((n, i) => `${rec.get(`${key}.${n}`).toFixed(2)}× at ${where(n, i)}`).join(", "));
   }
   for (const n of reachedSteps) {
     const r = rec.get(`pageinfo.${n}`);

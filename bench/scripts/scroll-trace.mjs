@@ -12,6 +12,7 @@
 //   DATA_DIR=<a copy of /tmp/sb10k> npx next start -H 127.0.0.1 -p 3993 &
 //   node bench/scripts/scroll-trace.mjs http://127.0.0.1:3993/ [screens=60] [skip=0]
 import { chromium } from "playwright";
+import { quantile } from "../lib/stats.mjs";
 
 const url = process.argv[2];
 const screens = Number(process.argv[3] ?? 60);
@@ -65,7 +66,8 @@ console.log("  own time by trace event (children not counted):");
 for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
 const ms = (list) => list.map((d) => d.toFixed(1)).join(", ");
 const mean = (list) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : 0).toFixed(1);
-const nth = (list, q) => ([...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0).toFixed(1);
+// Nearest rank, the bench's own rule (the stop-25 medians in RESULTS.md took the upper of two middles).
+const nth = (list, q) => (list.length ? quantile(list, q) : 0).toFixed(1);
 const isScroll = (e) => e.name === "EventDispatch" && e.args?.data?.type === "scroll";
 const handlers = events.filter(isScroll).map((e) => e.dur / 1000);
 // In time order (a task before what it holds): each event's task is the last task begun before it.

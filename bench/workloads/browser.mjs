@@ -98,13 +98,14 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
     let maxRows = 0;
     let screens = 0;
     let reachedEnd = false;
+    const scrolledAt = [];
     while (Date.now() < deadline) {
       maxRows = Math.max(maxRows, await page.locator('[data-testid="thread-row"]').count());
       if (await oldest.isVisible()) {
         reachedEnd = true;
         break;
       }
-      await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight));
+      scrolledAt.push(await scroller.evaluate((el) => (el.scrollBy(0, el.clientHeight), performance.now())));
       screens++;
       await page.waitForTimeout(50);
     }
@@ -114,14 +115,16 @@ export async function runBrowser(target, { total, oldestTitle, capMs, navigation
     // bottom still waiting for its next page.
     const rowsPast = await scroller.evaluate((el) => Math.round((el.scrollTop + el.clientHeight) / 36));
     const longest = tasks.reduce((m, t) => Math.max(m, t.ms), 0);
+    // Where each long task fell: the screen whose scroll came last before it began (0: before the first).
+    const where = tasks.map((t) => `${t.ms.toFixed(0)} ms at screen ${scrolledAt.filter((at) => at <= t.at).length}`).join(", ");
     const scrolled = reachedEnd
       ? `reached the oldest of ${total} after ${screens} screens`
       : `${screens} screens in the ${capMs / 1000}s cap, ~${rowsPast} rows down, end not reached`;
     rec.value("ui.painted", target, paint.at, `${total} conversations; ${paint.spread}; Element Timing of the first row's title`);
     rec.value("ui.visible", target, visibleMs, `${spread}; polled by Playwright each frame; ${loadTasks} long tasks while the last one loaded and hydrated`);
     rec.value("ui.rows", target, Math.max(maxRows, loaded));
-    rec.value("ui.longtasks", target, tasks.length, `${scrolled}; longest ${longest.toFixed(0)} ms`);
-    console.log(`  browser: first row painted at ${paint.at?.toFixed(0)} ms (${paint.spread}), seen by the poll at ${visibleMs.toFixed(0)} ms (${spread}), ≤${maxRows} rows, ${tasks.length} long tasks (longest ${longest.toFixed(0)} ms), ${scrolled}`);
+    rec.value("ui.longtasks", target, tasks.length, `${scrolled}; longest ${longest.toFixed(0)} ms${where ? ` (${where})` : ""}`);
+    console.log(`  browser: first row painted at ${paint.at?.toFixed(0)} ms (${paint.spread}), seen by the poll at ${visibleMs.toFixed(0)} ms (${spread}), ≤${maxRows} rows, ${tasks.length} long tasks (longest ${longest.toFixed(0)} ms${where ? `; ${where}` : ""}), ${scrolled}`);
   } finally {
     await browser.close();
   }

@@ -120,25 +120,57 @@ async function make(n, from, deadline, job, errors) {
 }
 
 export async function runScale(target, opts, rec) {
-  const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep } = opts;
+  const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep, control, probeN = 0, controlWarm = 0 } = opts;
   const errors = [];
   const { client } = target;
+  // Threads per second, and the server's CPU milliseconds per thread (all its processes): at the
+  // same rate, more CPU each means work grew; less CPU each means the server waited.
+  const timed = async (on, from, k, job) => {
+    const started = performance.now();
+    const cpu0 = on.cpuSeconds();
+    const upTo = await make(from + k, from, Date.now() + exchangeCapMs, (i) => job(on.client, i), errors);
+    const done = Math.max(1, upTo - from);
+    return { upTo, rate: (upTo - from) / ((performance.now() - started) / 1000), cpuMs: ((on.cpuSeconds() - cpu0) * 1000) / done };
+  };
+  // The control (Threadline only): a second Threadline started beside this one, whose database
+  // stays small. Each throughput measured at N is taken between the same batch on the control just
+  // before and just after it, so this VM's minute-to-minute speed (±20 % in by-hand runs) cancels out
+  // of the ratio, and what is left is the cost of N.
+  let controlMade = 0;
+  const onControl = async (k, job) => {
+    const r = await timed(control, controlMade, k, job);
+    controlMade = r.upTo;
+    return r;
+  };
+  const fig = (r) => `${r.rate.toFixed(1)}/s (${r.cpuMs.toFixed(1)} ms CPU each)`;
+  const besideControl = async (key, where, k, job, measure) => {
+    if (!control) return (await measure()).upTo;
+    const before = await onControl(k, job);
+    const here = await measure();
+    const after = await onControl(k, job);
+    rec.value(key, target, here.rate / ((before.rate + after.rate) / 2), `${where}: ${fig(here)}; the control ${fig(before)} just before, ${fig(after)} just after`);
+    console.log(`  ${target.name} beside the control, ${where}: ${fig(here)}; control ${fig(before)}, ${fig(after)}`);
+    return here.upTo;
+  };
+  if (control) {
+    await onControl(controlWarm, exchangeThread);
+    await onControl(controlWarm, seedThread);
+  }
   // 1a: threads made the way a user makes them, a run each (the graph answers and titles): the
   // first exchangeN from an empty server, of which the last exchangeSample are timed apart (the
   // warm baseline); then, at each larger N the seeding reaches, after that N's reads, another
   // exchangeSample, so the throughput of a real first exchange is known at every N, batch for batch.
   const exchanges = async (key, want, from) => {
-    const started = performance.now();
-    const upTo = await make(from + want, from, Date.now() + exchangeCapMs, (i) => exchangeThread(client, i), errors);
-    const secs = (performance.now() - started) / 1000;
-    const done = upTo - from;
+    const r = await timed(target, from, want, exchangeThread);
+    const done = r.upTo - from;
     const where = from === 0 ? `the first ${done}` : `${done} more at N=${from}`;
-    rec.value(key, target, done / secs, done < want ? `${done} of ${want}: stopped by the ${exchangeCapMs / 1000}s cap` : "");
-    console.log(`  ${target.name}: ${where} with a first exchange in ${secs.toFixed(1)}s, ${(done / secs).toFixed(1)}/s`);
-    return upTo;
+    rec.value(key, target, r.rate, done < want ? `${done} of ${want}: stopped by the ${exchangeCapMs / 1000}s cap` : `${r.cpuMs.toFixed(1)} ms of server CPU each`);
+    console.log(`  ${target.name}: ${where} with a first exchange, ${fig(r)}`);
+    return r;
   };
-  let made = await exchanges("exchange.warmup", exchangeN - exchangeSample, 0);
-  made = await exchanges(`exchange.${steps[0]}`, exchangeSample, made);
+  const exchangesBesideControl = (n, from) => besideControl(`exchange.vscontrol.${n}`, `${exchangeSample} at N=${from}`, exchangeSample, exchangeThread, () => exchanges(`exchange.${n}`, exchangeSample, from));
+  let made = (await exchanges("exchange.warmup", exchangeN - exchangeSample, 0)).upTo;
+  made = await exchangesBesideControl(steps[0], made);
 
   // 1b: growing N the fast way through the same API (create + a titled state update), which also
   // seeds the read workloads; one creating-time budget per server over all steps.
@@ -190,8 +222,12 @@ export async function runScale(target, opts, rec) {
       rec.value(`search.${n}.broad`, target, p50(broad), reached ? "" : `at N=${made}`);
     }
     if (onStep) await onStep(n, made);
+    if (control && probeN) {
+      // 1b beside the control: a batch of probeN made the fast way here, between two on the control.
+      made = await besideControl(`create.vscontrol.${n}`, `${probeN} at N=${made}`, probeN, seedThread, () => timed(target, made, probeN, seedThread));
+    }
     if (!reached) break;
-    if (n !== steps[0]) made = await exchanges(`exchange.${n}`, exchangeSample, made);
+    if (n !== steps[0]) made = await exchangesBesideControl(n, made);
   }
   return { errors, made };
 }

@@ -236,23 +236,27 @@ describe("buildThreadListModel while a long list scrolls in", () => {
     fc.assert(
       // `older`: each page's threads are older than the last page's, as a list scrolling in gets
       // them; `overlap`: each page starts with the last page's last two threads (as the sidebar's
-      // pages do), retitled or not.
+      // pages do), retitled or not; `fetched`: when each page was fetched, from a few instants so
+      // pages tie or come older than the one before; `patchSteps`: the patches of each step in
+      // turn, so they change between steps or stay the very same object.
       fc.property(
         fc.array(fc.array(rowArb, { maxLength: 8 }), { minLength: 1, maxLength: 8 }),
-        patchArb,
+        fc.array(patchArb, { minLength: 1, maxLength: 3 }),
         fc.boolean(),
         fc.boolean(),
         fc.constantFrom("none", "same", "retitled"),
-        (spec, patches, includeDrafts, older, overlap) => {
+        fc.array(fc.integer({ min: 100, max: 103 }), { minLength: 8, maxLength: 8 }),
+        (spec, patchSteps, includeDrafts, older, overlap, fetched) => {
           const at = (hoursAgo: number, p: number) =>
             Number.isNaN(hoursAgo) ? "not a date" : new Date(NOW - (older ? p * 10_000 + Math.abs(hoursAgo) : hoursAgo) * 3_600_000).toISOString();
           const pages: ThreadPage[] = [];
           spec.forEach((rows, p) => {
             const repeated = overlap === "none" || p === 0 ? [] : pages[p - 1].rows.slice(-2);
             const again = repeated.map((r) => (overlap === "retitled" ? { ...r, title: { title: `${r.title.title}!`, source: { kind: "model" as const } } } : { ...r }));
-            pages.push(page([...again, ...rows.map((r) => row(r.id, at(r.hoursAgo, p), { starred: r.starred }))], 100 + p));
+            pages.push(page([...again, ...rows.map((r) => row(r.id, at(r.hoursAgo, p), { starred: r.starred }))], fetched[p]));
           });
           for (let n = 1; n <= pages.length; n++) {
+            const patches = patchSteps[n % patchSteps.length];
             const step = buildThreadListModel(pages.slice(0, n), patches, NOW, { includeDrafts });
             expect(step).toEqual(buildThreadListModel(copy(pages.slice(0, n)), patches, NOW, { includeDrafts }));
           }
