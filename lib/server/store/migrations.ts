@@ -308,6 +308,12 @@ const starredColumn: Migration["up"] = {
       ${STARRED_ACTIVITY_INDEX}`),
 };
 
+/*
+ * Migration 5: the activity log indexed by instant, so a prune visits only the threads active
+ * since the last one (queries.ts, pruneActivity) instead of every thread's rows.
+ */
+const ACTIVITY_AT_INDEX = "CREATE INDEX tl_thread_activity_at ON tl_thread_activity (at)";
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -332,6 +338,7 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   { version: 4, name: "starred column", up: starredColumn },
+  { version: 5, name: "activity instant index", up: { sqlite: (db) => run(db, ACTIVITY_AT_INDEX), postgres: (db) => run(db, ACTIVITY_AT_INDEX) } },
 ];
 
 /** Applies every migration the database has not had yet, in order; returns the versions applied. */

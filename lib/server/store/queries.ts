@@ -55,20 +55,38 @@ export function createQueries(db: Database.Database) {
 export function queriesFor(store: Store) {
   const x = store.exec;
   let writes = 0;
+  // The cutoff of this process's last prune. After a prune each thread has at most one row before
+  // that cutoff, so the next prune need only visit the threads with a row since it (found through
+  // tl_thread_activity_at), not every thread: the whole-table walk grew with N and held the
+  // connection for it every 500 writes. Null until the first prune, which walks every older row.
+  // (A row written later with an instant before the cutoff, as a copy's may be, is kept: more
+  // history than needed, never less.)
+  let prunedTo: string | null = null;
 
   /** Logs an activity instant for as-of paging (renames, stars and other metadata are not activity). */
   async function logActivity(threadId: string, at: string) {
     await x().insertInto("tl_thread_activity").values({ thread_id: threadId, at }).onConflict((oc) => oc.doNothing()).execute();
-    if (++writes % 500 === 0) {
-      const cutoff = new Date(Date.parse(at) - ACTIVITY_RETENTION_MS).toISOString();
-      await x()
-        .deleteFrom("tl_thread_activity as a")
-        .where("a.at", "<", cutoff)
-        .where(({ eb, selectFrom }) =>
-          eb("a.at", "<", selectFrom("tl_thread_activity as b").select((b) => b.fn.max("b.at").as("m")).whereRef("b.thread_id", "=", "a.thread_id").where("b.at", "<", cutoff)),
-        )
-        .execute();
-    }
+    if (++writes % 500 === 0) await pruneActivity(new Date(Date.parse(at) - ACTIVITY_RETENTION_MS).toISOString());
+  }
+
+  /** Deletes the rows before `cutoff` that are not their thread's latest before it (an as-of query never needs them). */
+  const pruneStatement = (cutoff: string, since: string | null) =>
+    x()
+      .deleteFrom("tl_thread_activity as a")
+      .where("a.at", "<", cutoff)
+      .$if(since !== null, (qb) =>
+        qb.where(({ eb, selectFrom }) =>
+          eb("a.thread_id", "in", selectFrom("tl_thread_activity as w").select("w.thread_id").where("w.at", ">=", since!).where("w.at", "<", cutoff)),
+        ),
+      )
+      .where(({ eb, selectFrom }) =>
+        eb("a.at", "<", selectFrom("tl_thread_activity as b").select((b) => b.fn.max("b.at").as("m")).whereRef("b.thread_id", "=", "a.thread_id").where("b.at", "<", cutoff)),
+      );
+
+  async function pruneActivity(cutoff: string) {
+    if (prunedTo !== null && cutoff <= prunedTo) return;
+    await pruneStatement(cutoff, prunedTo).execute();
+    prunedTo = cutoff;
   }
 
   async function addRevision(threadId: string, title: string, source: string | null, at: string) {
@@ -224,6 +242,10 @@ export function queriesFor(store: Store) {
     },
     /** The title plan the store would choose for this query (tests, bench). */
     titlePlan,
+    /** The activity prune logActivity runs every 500 writes, on demand (tests). */
+    pruneActivity,
+    /** The plan of the prune that follows one at `since` (tests: it must not walk every thread). */
+    explainActivityPrune: (cutoff: string, since: string) => explain(sql`${pruneStatement(cutoff, since)}`),
     /** The search's query plan as the database reports it (EXPLAIN QUERY PLAN / EXPLAIN (FORMAT JSON)). */
     async explainSearch(query: ThreadQuery, plan?: TitlePlan): Promise<unknown[]> {
       return explain(await searchStatement(query, plan));
