@@ -28,6 +28,7 @@ const POSTGRES_SUITES = [
   "lib/server/store/starred-page.test.ts",
   "lib/server/store/thread-json.test.ts",
   "lib/server/store/migration-upgrade.test.ts",
+  "lib/server/store/activity-prune.test.ts",
   "lib/server/runs/runs.test.ts",
   "lib/server/runs/stop.test.ts",
   "lib/server/runs/retry.test.ts",
