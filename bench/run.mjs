@@ -120,9 +120,9 @@ rename"): \`threads.create\` then \`threads.updateState({ values: { title } })\`
 graph, a pinned title), with one time budget per server over all its steps (${seedCapFor("threadline") / 1000} s for Threadline, ${P.seedCapMs / 1000} s for langgraph dev); a server that
 spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
 extrapolated). No bulk path and no direct database writes. Beside Threadline runs a control: a second
-Threadline started with it, on a fresh DATA_DIR of its own, that stays small (a warm-up of ${P.controlWarm} threads each way, then
-only the control batches). Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
-batch on the control just before and just after it; the ratio of the two rates (this server ÷ the mean of the
+Threadline started with it, on a fresh DATA_DIR of its own, that grows only by a warm-up of ${P.controlWarm} threads each way and
+its own batches (to about ${((P.controlWarm * 2 + P.exchangeSample * 2 * P.steps.length + P.probeN * 2 * P.steps.length) / 1000).toFixed(1)}k threads by the end). Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
+batch on the control just before and just after it (outside the creating budget); the ratio of the two rates (this server ÷ the mean of the
 control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
 one folder of the repo, so it runs alone and gets no control). The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every

@@ -115,11 +115,12 @@ test("a pasted image and a dropped file become chips, and a removed chip is not 
 });
 
 test("a file whose read fails late says so beside a refusal that came after it, not over it", async ({ page, chat }) => {
-  // The disk read is the one thing scripted: this file's bytes fail to load, 600 ms after it is added.
+  // The disk read is the one thing scripted: this file's bytes fail to load, 1.5 s after it is added
+  // (well after the next file's refusal shows).
   await page.addInitScript(() => {
     const read = Blob.prototype.arrayBuffer;
     Blob.prototype.arrayBuffer = function (this: Blob) {
-      if (this instanceof File && this.name === "unreadable.txt") return new Promise((_, reject) => setTimeout(() => reject(new DOMException("gone", "NotReadableError")), 600));
+      if (this instanceof File && this.name === "unreadable.txt") return new Promise((_, reject) => setTimeout(() => reject(new DOMException("gone", "NotReadableError")), 1500));
       return read.call(this);
     };
   });

@@ -29,7 +29,7 @@ export function tableRows(p) {
   p.steps.forEach((n, i) => rows.push([`exchange.${n}`, "1a create + first exchange (a run)", `throughput, ${k(p.exchangeSample)} more at N=${k(i === 0 ? warm : n)}`, "/s", "higher"]));
   p.steps.forEach((n, i) => rows.push([`exchange.vscontrol.${n}`, "1a beside the control", `N=${k(i === 0 ? warm : n)}: this server ÷ the control`, "×", "none"]));
   for (const n of p.steps) rows.push([`create.${n}`, "1b create + titled state", `throughput up to N=${k(n)}`, "/s", "higher"]);
-  for (const n of p.steps) rows.push([`create.vscontrol.${n}`, "1b beside the control", `${k(p.probeN)} more at N=${k(n)}: this server ÷ the control`, "×", "none"]);
+  p.steps.forEach((n, i) => rows.push([`create.vscontrol.${n}`, "1b beside the control", `${k(p.probeN)} more at N=${k(i === 0 ? n : n + p.exchangeSample)}: this server ÷ the control`, "×", "none"]));
   for (const n of p.steps) {
     rows.push([`page.${n}.p50`, "2 first page of 50", `N=${k(n)} p50`, "ms", "lower"]);
     rows.push([`page.${n}.p95`, "2 first page of 50", `N=${k(n)} p95`, "ms", "lower"]);

@@ -222,12 +222,14 @@ export async function runScale(target, opts, rec) {
       rec.value(`search.${n}.broad`, target, p50(broad), reached ? "" : `at N=${made}`);
     }
     if (onStep) await onStep(n, made);
+    if (!reached) break;
+    // 1a's batch first, so it runs at N itself; then 1b's probe beside the control, at N + exchangeSample
+    // (steps[0]'s 1a batch ran before the loop). Neither counts against the creating budget.
+    if (n !== steps[0]) made = await exchangesBesideControl(n, made);
     if (control && probeN) {
       // 1b beside the control: a batch of probeN made the fast way here, between two on the control.
       made = await besideControl(`create.vscontrol.${n}`, `${probeN} at N=${made}`, probeN, seedThread, () => timed(target, made, probeN, seedThread));
     }
-    if (!reached) break;
-    if (n !== steps[0]) made = await exchangesBesideControl(n, made);
   }
   return { errors, made };
 }

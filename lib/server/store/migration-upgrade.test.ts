@@ -52,7 +52,7 @@ describe(`a ${testDialect} database at schema 3`, () => {
     expect(page.map((t) => t.thread_id)).toEqual([starred]);
     expect((await h.client.threads.search({ metadata: { $title_search: "lisbon" }, select: ["thread_id"] })).map((t) => t.thread_id)).toEqual([starred]);
 
-    // Migration 5's index is back, and the prune after a first one looks threads up through it.
+    // Migration 5's index is back (activity-prune.test.ts checks the prune's plan uses it).
     const indexes =
       h.dialect === "postgres"
         ? await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'tl_thread_activity'`.execute(h.api.q.store.exec())

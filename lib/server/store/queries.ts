@@ -59,8 +59,8 @@ export function queriesFor(store: Store) {
   // that cutoff, so the next prune need only visit the threads with a row since it (found through
   // tl_thread_activity_at), not every thread: the whole-table walk grew with N and held the
   // connection for it every 500 writes. Null until the first prune, which walks every older row.
-  // (A row written later with an instant before the cutoff, as a copy's may be, is kept: more
-  // history than needed, never less.)
+  // (A row that escapes this, one written later with an instant before the cutoff or deleted by
+  // a prune whose transaction then rolled back, is kept: more history than needed, never less.)
   let prunedTo: string | null = null;
 
   /** Logs an activity instant for as-of paging (renames, stars and other metadata are not activity). */
