@@ -17,6 +17,10 @@ const quick = process.argv.includes("--quick");
 const capArg = process.argv.find((a) => a.startsWith("--cap="));
 // --cap-threadline=S gives Threadline a budget of its own (e.g. to reach 100k while langgraph dev keeps --cap).
 const tlCapArg = process.argv.find((a) => a.startsWith("--cap-threadline="));
+// --targets=threadline runs one server kind only; --profile CPU-profiles Threadline's 1a batches
+// (test-results/bench-profiles/*.cpuprofile, a summary line each in the output).
+const kindsArg = process.argv.find((a) => a.startsWith("--targets="))?.slice(10).split(",");
+const profileDir = process.argv.includes("--profile") ? path.join(root, "test-results", "bench-profiles") : undefined;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
   ? { steps: [60, 150], probeN: 20, controlWarm: 5, exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
@@ -29,7 +33,7 @@ const seedCapFor = (kind) => {
   if (tlCapArg) return Number(tlCapArg.split("=")[1]) * 1000;
   return quick || capArg ? P.seedCapMs : 1_200_000;
 };
-const KINDS = ["threadline", "langgraph-dev"];
+const KINDS = ["threadline", "langgraph-dev"].filter((k) => !kindsArg || kindsArg.includes(k));
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const rec = recorder();
 const errors = [];
@@ -38,11 +42,11 @@ const load = { start: os.loadavg().map((l) => l.toFixed(1)).join(" ") };
 const wanted = (group) => !only || only.includes(group);
 
 /** Starts `kind` with `env`, runs `work(target)`, always stops it; errors are collected, not thrown. */
-async function withTarget(kind, env, work) {
+async function withTarget(kind, env, work, options = {}) {
   let target;
   const started = Date.now();
   try {
-    target = await startTarget(kind, env);
+    target = await startTarget(kind, env, options);
     const r = await work(target);
     errors.push(...(r?.errors ?? []).map((e) => `${target.name}: ${e}`));
   } catch (err) {
@@ -62,6 +66,7 @@ const modelEnv = { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", 
 ensureBuild();
 console.log(`bench ${quick ? "--quick" : "(full)"}: ${JSON.stringify(P)}`);
 
+let controlMade; // how many threads the control made (scale.mjs counts them), for the method text
 if (wanted("scale")) {
   console.log("\n[1–3, 7] create threads, first page, title search, sidebar in Chromium");
   for (const kind of KINDS) {
@@ -79,11 +84,12 @@ if (wanted("scale")) {
       };
       try {
         const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep, control }, rec);
+        if (control) controlMade = r.controlMade;
         return { errors: [...r.errors, ...more] };
       } finally {
         await control?.stop();
       }
-    });
+    }, { profileDir });
   }
 }
 
@@ -121,7 +127,7 @@ graph, a pinned title), with one time budget per server over all its steps (${se
 spends it stops there, its read figures are taken at the N it reached, and its later steps are not run (never
 extrapolated). No bulk path and no direct database writes. Beside Threadline runs a control: a second
 Threadline started with it, on a fresh DATA_DIR of its own, that grows only by a warm-up of ${P.controlWarm} threads each way and
-its own batches (to about ${((P.controlWarm * 2 + P.exchangeSample * 2 * P.steps.length + P.probeN * 2 * P.steps.length) / 1000).toFixed(1)}k threads by the end). Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
+its own batches${controlMade === undefined ? "" : ` (${controlMade.toLocaleString("en-US")} threads by the end of this run)`}. Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
 batch on the control just before and just after it (outside the creating budget); the ratio of the two rates (this server ÷ the mean of the
 control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
 one folder of the repo, so it runs alone and gets no control). The "runs streaming" of workload 2 are
@@ -131,7 +137,8 @@ ${P.streamers} threads each running one streamed run after another (100 ms to th
 use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
 calls per conversation are counted at the model server.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method });
-const out = quick ? path.join(root, "test-results", "bench-quick.md") : path.join(root, "bench", "RESULTS.md");
+// bench/RESULTS.md holds the last full run only; a run of some groups or one server kind goes beside the quick one.
+const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, md);
 console.log(`\nwrote ${path.relative(root, out)} in ${minutes} min`);

@@ -104,7 +104,8 @@ export function verdicts(rec, p) {
     judge(`create + first exchange throughput flat as N grows (each batch of ${k(p.exchangeSample)} ≥ 80 % of the one at N=${warm})`, worst.ratio >= 0.8, `${base.toFixed(0)}/s at ${warm} → ${figures} (lowest ${(worst.ratio * 100).toFixed(0)} %)`);
   }
   // The same flatness with the machine's speed divided out: each batch at N against the same batch
-  // on the small control server just before and after it (bench/workloads/scale.mjs).
+  // on the control server (fresh, growing only by these batches) just before and after it
+  // (bench/workloads/scale.mjs).
   for (const [key, what] of [["exchange.vscontrol", "create + first exchange"], ["create.vscontrol", "create + titled state"]]) {
     const at = p.steps.filter((n) => rec.get(`${key}.${n}`) !== undefined);
     if (at.length < 2) continue;

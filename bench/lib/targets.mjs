@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import { attachProfiler } from "./profiler.mjs";
 import { sleep } from "./stats.mjs";
 
 /**
@@ -117,10 +118,14 @@ async function waitUntilUp(child, url, log, ms) {
 /**
  * Starts one target: kind "threadline" or "langgraph-dev", with extra env (model settings).
  * Options: nodeArgs (Threadline only), dataDir (the caller's, kept at stop; else a temp folder,
- * removed), onOutput(line) for every line the server prints (only a tail is kept otherwise).
+ * removed), onOutput(line) for every line the server prints (only a tail is kept otherwise),
+ * profileDir (Threadline only: started with the inspector on a loopback port, and the target gets
+ * a `profiler` that CPU-profiles a stretch into that folder, bench/lib/profiler.mjs).
  * Returns { name, apiUrl, client, pid, rssMb(), stop() }.
  */
-export async function startTarget(kind, env = {}, { nodeArgs = [], dataDir: ownDataDir, onOutput } = {}) {
+export async function startTarget(kind, env = {}, { nodeArgs: extraArgs = [], dataDir: ownDataDir, onOutput, profileDir } = {}) {
+  const nodeArgs = profileDir && kind === "threadline" ? [...extraArgs, "--inspect=127.0.0.1:0"] : extraArgs;
+  let inspectorUrl;
   const port = await freePort();
   const dataDir = ownDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `threadline-bench-${kind}-`));
   const devState = path.join(root, ".langgraph_api");
@@ -152,13 +157,16 @@ export async function startTarget(kind, env = {}, { nodeArgs = [], dataDir: ownD
     let partial = "";
     stream.on("data", (d) => {
       keep(d);
+      inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(String(d))?.[1];
       if (!onOutput) return;
       const lines = (partial + d).split("\n");
       partial = lines.pop();
       for (const line of lines) onOutput(line);
     });
   }
+  let profiler;
   const stop = async () => {
+    profiler?.close();
     if (child.exitCode == null && child.pid) {
       try {
         process.kill(-child.pid, "SIGTERM");
@@ -173,6 +181,10 @@ export async function startTarget(kind, env = {}, { nodeArgs = [], dataDir: ownD
   };
   try {
     await waitUntilUp(child, `${apiUrl}/info`, () => output, 120_000);
+    if (profileDir && kind === "threadline") {
+      if (!inspectorUrl) throw new Error(`no inspector address in the server's output:\n${output}`);
+      profiler = await attachProfiler(inspectorUrl, profileDir);
+    }
   } catch (err) {
     await stop();
     throw err;
@@ -184,6 +196,7 @@ export async function startTarget(kind, env = {}, { nodeArgs = [], dataDir: ownD
     apiUrl,
     client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
     pid: child.pid,
+    profiler,
     rssMb: () => treeRssMb(child.pid),
     cpuSeconds: () => treeCpuSeconds(child.pid),
     log: () => output,

@@ -17,9 +17,9 @@ ensureBuild();
 const target = await startTarget("threadline", { MAX_CONCURRENT_RUNS: "64" });
 let made = 0;
 async function makeThreads(k) {
-  const { next, ...figures } = await timedBatch(target, made, k, seedThread);
-  made = next;
-  return figures;
+  const { upTo, rate, cpuMs } = await timedBatch(target, made, k, seedThread);
+  made = upTo;
+  return { perSec: +rate.toFixed(1), serverCpuMsEach: +cpuMs.toFixed(2) };
 }
 async function idleCpu() {
   const c0 = treeCpuSeconds(target.pid);

@@ -17,9 +17,9 @@ const llm = await startScriptedLLM(() => ({ firstTokenMs: 0, tokenMs: 0 }));
 const target = await startTarget("threadline", { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: llm.baseURL, MAX_CONCURRENT_RUNS: "64" });
 let made = 0;
 async function batch(k, job) {
-  const { next, ...figures } = await timedBatch(target, made, k, job);
-  made = next;
-  return figures;
+  const { upTo, rate, cpuMs } = await timedBatch(target, made, k, job);
+  made = upTo;
+  return { perSec: +rate.toFixed(1), serverCpuMsEach: +cpuMs.toFixed(2) };
 }
 try {
   await batch(500, exchangeThread);

@@ -1,5 +1,4 @@
 import { p50, p95, pool, sleep } from "../lib/stats.mjs";
-import { treeCpuSeconds } from "../lib/targets.mjs";
 
 /**
  * Workloads 1–3 on one server: create threads with a first exchange up to each N (8 SDK
@@ -9,19 +8,6 @@ import { treeCpuSeconds } from "../lib/targets.mjs";
 export const label = (i) => `t${String(i).padStart(6, "0")}`;
 const human = (text) => ({ messages: [{ role: "human", content: text }] });
 const question = (i) => `Question ${label(i)} about sourdough baking`;
-
-/**
- * `job(client, i)` for i = from .. from+k-1 with 8 SDK workers, for the by-hand scripts: threads
- * per second and the server's CPU milliseconds per thread over the batch.
- */
-export async function timedBatch(target, from, k, job) {
-  let next = from;
-  const cpu0 = treeCpuSeconds(target.pid);
-  const t0 = performance.now();
-  await pool(k, 8, () => job(target.client, next++));
-  const secs = (performance.now() - t0) / 1000;
-  return { next, perSec: +(k / secs).toFixed(1), serverCpuMsEach: +(((treeCpuSeconds(target.pid) - cpu0) * 1000) / k).toFixed(2) };
-}
 
 /** Thread `i` the way a user makes it: created, then a first exchange (the graph answers and titles). */
 export async function exchangeThread(client, i) {
@@ -105,7 +91,10 @@ export async function backgroundStreams(target, width, errors) {
   };
 }
 
-/** Runs `job(i)` for the next indexes up to `n` with 8 SDK workers until `deadline`; returns the count made. */
+/**
+ * Runs `job(i)` for the next indexes up to `n` with 8 SDK workers until `deadline`; returns the
+ * index reached. A failed job is added to `errors`, or thrown when there is no such list.
+ */
 async function make(n, from, deadline, job, errors) {
   let next = from;
   await pool(n - from, 8, async () => {
@@ -113,27 +102,33 @@ async function make(n, from, deadline, job, errors) {
     try {
       await job(i);
     } catch (err) {
+      if (!errors) throw err;
       errors.push(`thread ${i}: ${err.message}`);
     }
   }, () => Date.now() < deadline);
   return next;
 }
 
+/**
+ * Threads from..from+k-1 made by `job(client, i)` on `on` (a started target), 8 SDK workers, until
+ * `deadline`: the index reached, threads per second, and the server's CPU milliseconds per thread
+ * (all its processes). At the same rate, more CPU each means the work grew; less means it waited.
+ */
+export async function timedBatch(on, from, k, job, { deadline = Infinity, errors } = {}) {
+  const started = performance.now();
+  const cpu0 = on.cpuSeconds();
+  const upTo = await make(from + k, from, deadline, (i) => job(on.client, i), errors);
+  const done = Math.max(1, upTo - from);
+  return { upTo, rate: (upTo - from) / ((performance.now() - started) / 1000), cpuMs: ((on.cpuSeconds() - cpu0) * 1000) / done };
+}
+
 export async function runScale(target, opts, rec) {
   const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep, control, probeN = 0, controlWarm = 0 } = opts;
   const errors = [];
   const { client } = target;
-  // Threads per second, and the server's CPU milliseconds per thread (all its processes): at the
-  // same rate, more CPU each means work grew; less CPU each means the server waited.
-  const timed = async (on, from, k, job) => {
-    const started = performance.now();
-    const cpu0 = on.cpuSeconds();
-    const upTo = await make(from + k, from, Date.now() + exchangeCapMs, (i) => job(on.client, i), errors);
-    const done = Math.max(1, upTo - from);
-    return { upTo, rate: (upTo - from) / ((performance.now() - started) / 1000), cpuMs: ((on.cpuSeconds() - cpu0) * 1000) / done };
-  };
+  const timed = (on, from, k, job) => timedBatch(on, from, k, job, { deadline: Date.now() + exchangeCapMs, errors });
   // The control (Threadline only): a second Threadline started beside this one, whose database
-  // stays small. Each throughput measured at N is taken between the same batch on the control just
+  // grows only by these batches (about 9k threads in a full run, against this one's 100k). Each throughput measured at N is taken between the same batch on the control just
   // before and just after it, so this VM's minute-to-minute speed (±20 % in by-hand runs) cancels out
   // of the ratio, and what is left is the cost of N.
   let controlMade = 0;
@@ -160,12 +155,16 @@ export async function runScale(target, opts, rec) {
   // first exchangeN from an empty server, of which the last exchangeSample are timed apart (the
   // warm baseline); then, at each larger N the seeding reaches, after that N's reads, another
   // exchangeSample, so the throughput of a real first exchange is known at every N, batch for batch.
+  // With --profile (run.mjs), each 1a batch is CPU-profiled on its own: is the server busy or waiting?
   const exchanges = async (key, want, from) => {
+    await target.profiler?.start();
     const r = await timed(target, from, want, exchangeThread);
+    const profile = await target.profiler?.stop(key);
     const done = r.upTo - from;
     const where = from === 0 ? `the first ${done}` : `${done} more at N=${from}`;
     rec.value(key, target, r.rate, done < want ? `${done} of ${want}: stopped by the ${exchangeCapMs / 1000}s cap` : `${r.cpuMs.toFixed(1)} ms of server CPU each`);
     console.log(`  ${target.name}: ${where} with a first exchange, ${fig(r)}`);
+    if (profile) console.log(`    profile (${key}): ${profile}`);
     return r;
   };
   const exchangesBesideControl = (n, from) => besideControl(`exchange.vscontrol.${n}`, `${exchangeSample} at N=${from}`, exchangeSample, exchangeThread, () => exchanges(`exchange.${n}`, exchangeSample, from));
@@ -231,5 +230,5 @@ export async function runScale(target, opts, rec) {
       made = await besideControl(`create.vscontrol.${n}`, `${probeN} at N=${made}`, probeN, seedThread, () => timed(target, made, probeN, seedThread));
     }
   }
-  return { errors, made };
+  return { errors, made, controlMade };
 }
