@@ -9,7 +9,7 @@ import { machine, recorder, resultsMarkdown, table, verdicts } from "./lib/repor
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
-import { label, runScale } from "./workloads/scale.mjs";
+import { label, modelPace, runScale } from "./workloads/scale.mjs";
 import { runConcurrency } from "./workloads/stream.mjs";
 import { runTitleTiming } from "./workloads/title.mjs";
 
@@ -57,11 +57,8 @@ async function withTarget(kind, env, work, options = {}) {
   }
 }
 
-// One scripted model for every group: the thread-making answers come at once, the background
-// streams of workload 2 at a model's pace, the title timings after a fixed 100 ms.
-const llm = await startScriptedLLM((text) =>
-  text.includes("background stream") ? { firstTokenMs: 100, tokenMs: 20, long: true } : text.includes("Question t0") ? { firstTokenMs: 0, tokenMs: 0 } : { firstTokenMs: 100, tokenMs: 5 },
-);
+// One scripted model for every group, paced by scale.mjs's modelPace.
+const llm = await startScriptedLLM(modelPace);
 const modelEnv = { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: llm.baseURL };
 ensureBuild();
 console.log(`bench ${quick ? "--quick" : "(full)"}: ${JSON.stringify(P)}`);

@@ -7,7 +7,22 @@ import { p50, p95, pool, sleep } from "../lib/stats.mjs";
  */
 export const label = (i) => `t${String(i).padStart(6, "0")}`;
 const human = (text) => ({ messages: [{ role: "human", content: text }] });
-const question = (i) => `Question ${label(i)} about sourdough baking`;
+export const question = (i) => `Question ${label(i)} about sourdough baking`;
+const BACKGROUND = "background stream";
+
+/**
+ * The scripted model's pace for one request (`text`: its messages as JSON), for every group of the
+ * bench: a thread-making question (1a) is answered at once, whatever its number; a background
+ * stream of workload 2 at a model's pace, a long reply word by word; anything else (the title
+ * timings) after a fixed 100 ms. Matching on the question's wording, not on its label: a match on
+ * "Question t0" once made every label from t100000 on wait for the slow answer, which halved 1a's
+ * rate at 100k in three full runs.
+ */
+export function modelPace(text) {
+  if (text.includes(BACKGROUND)) return { firstTokenMs: 100, tokenMs: 20, long: true };
+  if (text.includes("about sourdough baking")) return { firstTokenMs: 0, tokenMs: 0 };
+  return { firstTokenMs: 100, tokenMs: 5 };
+}
 
 /** Thread `i` the way a user makes it: created, then a first exchange (the graph answers and titles). */
 export async function exchangeThread(client, i) {
@@ -73,7 +88,7 @@ export async function backgroundStreams(target, width, errors) {
   const loops = threads.map(async (tid, i) => {
     while (running) {
       try {
-        for await (const part of target.client.runs.stream(tid, "agent", { input: human(`background stream ${i} run ${runs}`), streamMode: ["values", "messages-tuple"], multitaskStrategy: "enqueue" })) {
+        for await (const part of target.client.runs.stream(tid, "agent", { input: human(`${BACKGROUND} ${i} run ${runs}`), streamMode: ["values", "messages-tuple"], multitaskStrategy: "enqueue" })) {
           if (part.event === "error") errors.push(`stream error: ${JSON.stringify(part.data).slice(0, 200)}`);
         }
         runs++;
