@@ -75,6 +75,22 @@ describe("the activity prune", () => {
     expect((await rows())["prune-auto"]).toEqual([at(-10)]);
   });
 
+  it("moves its watermark only when its transaction commits", async () => {
+    // Active after the last prune (T0 + 24 h), then quiet: rows at T0 + 30 h and T0 + 40 h.
+    await thread("prune-rolled", -30, -40);
+    // A prune at T0 + 45 h rolls back with its transaction: both rows stay...
+    await expect(
+      q.transaction(async () => {
+        await q.pruneActivity(at(-45));
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect((await rows())["prune-rolled"]).toEqual([at(-30), at(-40)]);
+    // ...so the next prune still visits the thread (no row of it since T0 + 45 h) and drops the older one.
+    await q.pruneActivity(at(-60));
+    expect((await rows())["prune-rolled"]).toEqual([at(-40)]);
+  });
+
   it.runIf(testDialect === "sqlite")("after the first, looks up the threads active since the last prune instead of walking every thread (SQLite plan)", async () => {
     const plan = (await q.explainActivityPrune(at(12), at(24))) as { detail: string }[];
     const details = plan.map((r) => r.detail);

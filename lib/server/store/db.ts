@@ -96,6 +96,8 @@ export interface Store {
   exec(): Executor;
   /** Runs `fn` in one transaction; nested calls join the outer one. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` once the transaction of this async context commits (never if it rolls back); at once outside one. */
+  afterCommit(fn: () => void): void;
   /** The raw SQLite connection (SQLite only): the checkpointer's, shared. */
   sqlite?: Database.Database;
   /** Closes what the store opened itself (the Postgres pool); the SQLite connection is its owner's. */
@@ -103,26 +105,35 @@ export interface Store {
 }
 
 function makeStore(kysely: Kysely<RegistryDb>, dialect: StoreDialect, gate: ConnectionGate | null, sqlite?: Database.Database): Store {
-  const current = new AsyncLocalStorage<{ trx: Transaction<RegistryDb>; open: boolean }>();
+  const current = new AsyncLocalStorage<{ trx: Transaction<RegistryDb>; open: boolean; committed: (() => void)[] }>();
   const inTrx = () => {
     const s = current.getStore();
     return s?.open ? s : null;
   };
-  const run = <T>(fn: () => Promise<T>) =>
-    kysely.transaction().execute(async (trx) => {
-      const hold = { trx, open: true };
+  const run = async <T>(fn: () => Promise<T>) => {
+    const committed: (() => void)[] = [];
+    const result = await kysely.transaction().execute(async (trx) => {
+      const hold = { trx, open: true, committed };
       try {
         return await current.run(hold, fn);
       } finally {
         hold.open = false;
       }
     });
+    for (const f of committed) f();
+    return result;
+  };
   return {
     kysely,
     dialect,
     sqlite,
     exec: () => inTrx()?.trx ?? kysely,
     transaction: (fn) => (inTrx() ? fn() : gate ? gate.withExclusive(() => run(fn)) : run(fn)),
+    afterCommit: (fn) => {
+      const open = inTrx();
+      if (open) open.committed.push(fn);
+      else fn();
+    },
     close: async () => {
       if (dialect === "postgres") await kysely.destroy();
     },

@@ -59,8 +59,9 @@ export function queriesFor(store: Store) {
   // that cutoff, so the next prune need only visit the threads with a row since it (found through
   // tl_thread_activity_at), not every thread: the whole-table walk grew with N and held the
   // connection for it every 500 writes. Null until the first prune, which walks every older row.
-  // (A row that escapes this, one written later with an instant before the cutoff or deleted by
-  // a prune whose transaction then rolled back, is kept: more history than needed, never less.)
+  // It moves only when the prune's transaction commits: a rolled-back prune left its rows, and the
+  // next must visit them again. (A row written later with an instant before the cutoff escapes
+  // the prunes after it and is kept: more history than needed, never less.)
   let prunedTo: string | null = null;
 
   /** Logs an activity instant for as-of paging (renames, stars and other metadata are not activity). */
@@ -86,7 +87,9 @@ export function queriesFor(store: Store) {
   async function pruneActivity(cutoff: string) {
     if (prunedTo !== null && cutoff <= prunedTo) return;
     await pruneStatement(cutoff, prunedTo).execute();
-    prunedTo = cutoff;
+    store.afterCommit(() => {
+      if (prunedTo === null || cutoff > prunedTo) prunedTo = cutoff;
+    });
   }
 
   async function addRevision(threadId: string, title: string, source: string | null, at: string) {
