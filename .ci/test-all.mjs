@@ -57,6 +57,26 @@ const POSTGRES_SUITES = [
   "lib/client/thread-pages.test.ts",
   "lib/client/standard-search.test.ts",
 ];
+/** Suites that use the test harness but are SQLite's alone, and why. */
+const SQLITE_ONLY_SUITES = {
+  "lib/server/store/release-fixture.test.ts": "opens a SQLite file from an earlier release",
+  "lib/server/store/search-index-upgrade.test.ts": "rebuilds an FTS5 index of an older SQLite file",
+};
+
+/** Test files that start the API harness and are in neither list: a new suite must choose. */
+function unlistedHarnessSuites() {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.test\.tsx?$/.test(entry.name) && fs.readFileSync(path.join(root, rel), "utf8").includes("createHarness(")) found.push(rel);
+    }
+  };
+  for (const dir of ["lib", "app", "components"]) walk(dir);
+  return found.filter((f) => !POSTGRES_SUITES.includes(f) && !(f in SQLITE_ONLY_SUITES));
+}
+
 // rename-race at its default 200 schedules took 172-199 s on Postgres here (100: 79 s): the
 // Postgres pass runs 60 (each schedule also leaves a database on the throwaway server).
 const POSTGRES_RENAME_RACE_SCHEDULES = "60";
@@ -100,6 +120,11 @@ fs.rmSync(playwrightJson, { force: true });
 fs.rmSync(playwrightLanggraphJson, { force: true });
 fs.rmSync(playwrightPgJson, { force: true });
 
+const unlisted = unlistedHarnessSuites();
+if (unlisted.length) {
+  console.log(`\n=== suites that start the API harness but are in neither POSTGRES_SUITES nor SQLITE_ONLY_SUITES (.ci/test-all.mjs):\n${unlisted.map((f) => `  ${f}`).join("\n")}`);
+  failures.push("Postgres suite list");
+}
 step("lint", bin("eslint"), [".", "--max-warnings=0"]);
 step("typecheck", bin("tsc"), ["--noEmit"]);
 step("unit+integration", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
