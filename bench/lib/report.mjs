@@ -48,7 +48,7 @@ export function tableRows(p) {
     rows.push([`title.${tag}.p50`, `4 send → title in values, instant ${tag}`, "p50", "ms", "lower"]);
     rows.push([`token.${tag}.p50`, `4 send → first answer token, instant ${tag}`, "p50", "ms", "lower"]);
   }
-  rows.push(["calls", "5 model calls per conversation (fallback)", "max", "", "none"]);
+  for (const tag of ["on", "off"]) rows.push([`calls.${tag}`, "5 model calls per conversation (fallback)", `max, instant ${tag}`, "", "none"]);
   for (const c of p.levels) {
     rows.push([`conc.${c}.errors`, `6 ${c} concurrent streams`, "errors", "", "none"]);
     rows.push([`conc.${c}.first`, `6 ${c} concurrent streams`, "first event p50", "ms", "lower"]);
@@ -131,7 +131,10 @@ export function verdicts(rec, p) {
     judge(`title search ≤ 30 ms p50, matching every thread (${where})`, rec.get(`search.${last}.broad`) <= 30, `${fmtMs(rec.get(`search.${last}.broad`))} ms`);
   }
   if (rec.get("title.on.p50") !== undefined) judge("instant title on: the title reaches a values event before the first answer token", rec.get("title.on.p50") < rec.get("token.on.p50"), `${fmtMs(rec.get("title.on.p50"))} vs ${fmtMs(rec.get("token.on.p50"))} ms`);
-  if (rec.get("calls") !== undefined) judge("exactly 1 model call per conversation on the fallback path", rec.values.calls[TL].v === 1 && rec.values.calls[TL].note.startsWith("min 1,"), rec.values.calls[TL].note);
+  for (const tag of ["on", "off"]) {
+    const calls = rec.values[`calls.${tag}`]?.[TL];
+    if (calls) judge(`exactly 1 model call per conversation on the fallback path, instant title ${tag}`, calls.v === 1 && calls.note.startsWith("min 1,"), calls.note);
+  }
   const top = p.levels.at(-1);
   if (rec.get(`conc.${top}.errors`) !== undefined) {
     judge(`${top} concurrent streams: 0 errors`, rec.get(`conc.${top}.errors`) === 0 && !/unfinished/.test(note(`conc.${top}.errors`)), `${rec.get(`conc.${top}.errors`)} (${note(`conc.${top}.errors`)})`);
