@@ -157,7 +157,7 @@ export async function startTarget(kind, env = {}, { nodeArgs: extraArgs = [], da
     let partial = "";
     stream.on("data", (d) => {
       keep(d);
-      inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(String(d))?.[1];
+      if (profileDir) inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(String(d))?.[1];
       if (!onOutput) return;
       const lines = (partial + d).split("\n");
       partial = lines.pop();
