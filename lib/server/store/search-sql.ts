@@ -198,7 +198,8 @@ const asOfActivity = (asOf: string) =>
  * - the log lookup for the few threads active since (`activity_at > as_of`, created before it):
  *   branch (b), an index range scan of the newest rows.
  * Both merged, ordered and cut: a page costs O(offset + limit + active-since), not a sort of all.
- * A "narrow" title search instead starts from its few matches (joined first, then sorted).
+ * A "narrow" title search starts both branches from its matches instead of the whole table: (a)
+ * sorts them by the column, (b) looks up the log only for those active since as_of.
  */
 export function buildSearch(q: ThreadQuery, d: StoreDialect, plan: TitlePlan, cols: Sql): Sql {
   const dir = sql.raw(q.sortOrder === "asc" ? "ASC" : "DESC");
@@ -208,22 +209,22 @@ export function buildSearch(q: ThreadQuery, d: StoreDialect, plan: TitlePlan, co
   const where = buildThreadFilter(q, d, plan, narrow);
   const byActivityAsOf = q.sortBy === "activity_at" && q.asOf;
   const page = sql`LIMIT ${q.limit} OFFSET ${q.offset}`;
-  if (narrow) {
-    const order = byActivityAsOf ? sql`${asOfActivity(q.asOf!)} ${dir}, t.thread_id ${dir}` : columnOrder(q, dir);
-    // Postgres: primary-key lookups of the matches. As a join the planner (which guesses a prefix
-    // tsquery matches thousands) hashed the match set and scanned every thread (123 ms at 100k).
-    if (d === "postgres") return sql`SELECT ${cols}${ex} FROM tl_threads t WHERE t.thread_id = ANY(ARRAY(${matches})) AND ${where} ORDER BY ${order} ${page}`;
-    // SQLite: CROSS JOIN keeps the match set as the outer loop (the planner would rather walk the order index).
-    const from = sql`(SELECT DISTINCT thread_id FROM (${matches}) s) m CROSS JOIN tl_threads t ON t.thread_id = m.thread_id`;
-    return sql`SELECT ${cols}${ex} FROM ${from} WHERE ${where} ORDER BY ${order} ${page}`;
-  }
-  if (!byActivityAsOf) return sql`SELECT ${cols}${ex} FROM tl_threads t WHERE ${where} ORDER BY ${columnOrder(q, dir)} ${page}`;
+  // A "narrow" search starts from its match set. Postgres: primary-key lookups of the matches (as a
+  // join the planner, which guesses a prefix tsquery matches thousands, hashed the match set and
+  // scanned every thread: 123 ms at 100k). SQLite: CROSS JOIN keeps the match set as the outer loop
+  // (the planner would rather walk the order index).
+  const inMatches = narrow && d === "postgres" ? sql` AND t.thread_id = ANY(ARRAY(${matches}))` : sql``;
+  const from = narrow && d === "sqlite" ? sql`(SELECT DISTINCT thread_id FROM (${matches}) s) m CROSS JOIN tl_threads t ON t.thread_id = m.thread_id` : sql`tl_threads t`;
+  if (!byActivityAsOf) return sql`SELECT ${cols}${ex} FROM ${from} WHERE ${where}${inMatches} ORDER BY ${columnOrder(q, dir)} ${page}`;
   const asOf = q.asOf!;
   // Each branch reads its rows' columns itself: a join back from the merged ids would let the
-  // planner pick a hash join over the whole table (Postgres does on small tables).
-  const settled = sql`SELECT ${cols}${ex}, t.activity_at AS sort_at FROM tl_threads t WHERE ${where} AND t.activity_at <= ${asOf}
+  // planner pick a hash join over the whole table (Postgres does on small tables). The log lookup
+  // runs only for the few threads active since as_of, also when a narrow search sorts thousands.
+  const settled = sql`SELECT ${cols}${ex}, t.activity_at AS sort_at FROM ${from} WHERE ${where}${inMatches} AND t.activity_at <= ${asOf}
     ORDER BY t.activity_at ${dir}, t.thread_id ${dir} LIMIT ${q.offset + q.limit}`;
-  const movedSince = sql`SELECT ${cols}${ex}, ${asOfActivity(asOf)} AS sort_at FROM tl_threads t WHERE ${where} AND t.activity_at > ${asOf}`;
+  // SQLite: the unary + keeps this branch on the activity_at range (else it drives from every match).
+  const sinceInMatches = !narrow ? sql`` : d === "postgres" ? inMatches : sql` AND +t.thread_id IN (${matches})`;
+  const movedSince = sql`SELECT ${cols}${ex}, ${asOfActivity(asOf)} AS sort_at FROM tl_threads t WHERE ${where}${sinceInMatches} AND t.activity_at > ${asOf}`;
   return sql`SELECT * FROM (${settled}) a UNION ALL ${movedSince} ORDER BY sort_at ${dir}, thread_id ${dir} ${page}`;
 }
 
