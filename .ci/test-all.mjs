@@ -141,7 +141,8 @@ if (testDatabaseUrl) {
 if (!skipE2E) {
   if (step("build", bin("next"), ["build"])) {
     // The side-by-side bench, small: fails on a workload error, never on a slow figure.
-    step("bench --quick", process.execPath, ["bench/run.mjs", "--quick"]);
+    // With a Postgres server, the store's reads are timed on it too (a database of their own).
+    step("bench --quick", process.execPath, ["bench/run.mjs", "--quick"], testDatabaseUrl ? { BENCH_DATABASE_URL: testDatabaseUrl } : {});
     step("e2e", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
     step("e2e (LangGraph server)", bin("playwright"), ["test", "-c", "playwright.langgraph.config.ts"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightLanggraphJson,

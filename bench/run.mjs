@@ -5,11 +5,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { machine, recorder, resultsMarkdown, table, verdicts } from "./lib/report.mjs";
+import { machine, recorder, resultsMarkdown, storeTable, table, verdicts } from "./lib/report.mjs";
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
 import { label, modelPace, runScale } from "./workloads/scale.mjs";
+import { runStoreScale } from "./workloads/store.mjs";
 import { runConcurrency } from "./workloads/stream.mjs";
 import { runTitleTiming } from "./workloads/title.mjs";
 
@@ -23,8 +24,8 @@ const kindsArg = process.argv.find((a) => a.startsWith("--targets="))?.slice(10)
 const profileDir = process.argv.includes("--profile") ? path.join(root, "test-results", "bench-profiles") : undefined;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
-  ? { steps: [60, 150], probeN: 20, controlWarm: 5, exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000 }
-  : { steps: [1_000, 10_000, 100_000], probeN: 1_000, controlWarm: 100, exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000 };
+  ? { steps: [60, 150], probeN: 20, controlWarm: 5, exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000, storeSizes: [300], storeSamples: 5 }
+  : { steps: [1_000, 10_000, 100_000], probeN: 1_000, controlWarm: 100, exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000, storeSizes: [10_000, 100_000], storeSamples: 40 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
 // A full run gives Threadline up to 1,200 s, which reaches 100k at >= 85/s on a 2-core machine like
 // this one (the dev server's 420 s is as far as it goes); --cap or --cap-threadline overrides it.
@@ -107,10 +108,18 @@ if (wanted("title")) {
 }
 await llm.close();
 
+let store;
+if (wanted("store") && (!kindsArg || kindsArg.includes("threadline"))) {
+  console.log("\n[3] the store on SQLite and Postgres (bench/store-scale.ts; Postgres when BENCH_DATABASE_URL is set)");
+  store = await runStoreScale({ sizes: P.storeSizes, samples: P.storeSamples, pgUrl: process.env.BENCH_DATABASE_URL?.trim() || null });
+  errors.push(...store.errors);
+}
+
 load.end = os.loadavg().map((l) => l.toFixed(1)).join(" ");
 const minutes = ((Date.now() - startedAt.getTime()) / 60_000).toFixed(1);
 console.log(`\n${table(rec, P)}\n`);
-for (const v of verdicts(rec, P)) console.log(`${v.ok ? "met   " : "MISSED"}  ${v.what}: ${v.figure}`);
+if (store && Object.keys(store.results).length) console.log(`${storeTable(store)}\n`);
+for (const v of verdicts(rec, P, store)) console.log(`${v.ok ? "met   " : "MISSED"}  ${v.what}: ${v.figure}`);
 const method = `Every thread was made through the API under test, 8 SDK workers, in two ways.
 Workload 1a makes threads the way a user does: \`threads.create\` then \`runs.wait\` with one human
 message (\`Question t000123 about sourdough baking\`), the real graph answering through a loopback
@@ -133,7 +142,7 @@ ${P.streamers} threads each running one streamed run after another (100 ms to th
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
 use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
 calls per conversation are counted at the model server.`;
-const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method });
+const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run only; a run of some groups or one server kind goes beside the quick one.
 const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -10,7 +10,10 @@
  *
  * Prints one line per figure (p50 / p95 in ms over SAMPLES reads after a warm-up). Reads run
  * after ANALYZE (Postgres: VACUUM ANALYZE), i.e. on statistics a settled database has.
+ * STORE_SCALE_JSON=<file> also writes the figures there as JSON (`npm run bench` reads them:
+ * bench/workloads/store.mjs).
  */
+import fs from "node:fs";
 import { FIRST_PAGE, fetchThreadPage } from "@/lib/client/thread-pages";
 import { createHarness, type Harness } from "@/lib/server/test-harness";
 import type { ThreadQuery } from "@/lib/server/store/search-sql";
@@ -51,6 +54,10 @@ async function seed(h: Harness, from: number, to: number, base: number) {
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
+type Figure = { n: number; name: string; p50: number; p95: number };
+const figures: Figure[] = [];
+let currentN = 0;
+
 async function time(name: string, fn: () => Promise<unknown>) {
   for (let i = 0; i < 5; i++) await fn();
   const xs: number[] = [];
@@ -60,6 +67,7 @@ async function time(name: string, fn: () => Promise<unknown>) {
     xs.push(performance.now() - t);
   }
   console.log(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
+  figures.push({ n: currentN, name, p50: pct(xs, 50), p95: pct(xs, 95) });
   return pct(xs, 50);
 }
 
@@ -77,6 +85,7 @@ async function main() {
       const t = performance.now();
       await seed(h, made, n, base);
       made = n;
+      currentN = n;
       await h.api.q.analyze(); // planner statistics (and, on Postgres, GIN's pending list flushed), as a settled database has
       console.log(`\nN=${n}: seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const q = h.api.q;
@@ -89,9 +98,11 @@ async function main() {
       await time("store: title search, 1 match", () => expectRows(sidebarQuery({ titleSearch: probe }), 1));
       await time("store: title search, every thread", () => expectRows(sidebarQuery({ titleSearch: "question sourdough" }), 50));
       await time("store: title search, no match", () => expectRows(sidebarQuery({ titleSearch: "zzzz" }), 0));
-      // The oldest tenth (t00…): many matches, none near the head of the order.
-      await time("store: title search, oldest 10 % (t00)", () => expectRows(sidebarQuery({ titleSearch: "t00" }), 50));
-      await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), 50));
+      // The oldest tenth or so (at 100k "t00": t000000–t009999): many matches, none near the head of the order.
+      const oldest = "t" + "0".repeat(7 - Math.floor(Math.log10(n)));
+      const oldestMatches = Math.min(n, 10 ** (7 - oldest.length));
+      await time(`store: title search, the oldest ${oldestMatches} (${oldest})`, () => expectRows(sidebarQuery({ titleSearch: oldest }), Math.min(50, oldestMatches)));
+      await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), Math.min(50, Math.ceil((n - 7) / USERS))));
       await time("api: GET /info", async () => (await h.fetch("/info")).json());
       await time("api: first page (SDK, lean request)", () => fetchThreadPage(h.client, FIRST_PAGE, ""));
       await time("api: title search every thread (SDK)", () => fetchThreadPage(h.client, FIRST_PAGE, "question sourdough"));
@@ -100,6 +111,7 @@ async function main() {
   } finally {
     await h.close();
   }
+  if (process.env.STORE_SCALE_JSON) fs.writeFileSync(process.env.STORE_SCALE_JSON, JSON.stringify({ dialect: h.dialect, figures }));
 }
 
 main().catch((err) => {

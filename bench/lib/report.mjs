@@ -79,10 +79,17 @@ export function table(rec, p) {
   return lines.join("\n");
 }
 
-/** Each Threadline target of issue 10 with met / missed, judged from the figures recorded. */
-export function verdicts(rec, p) {
+/** Each Threadline target of issue 10 with met / missed, judged from the figures recorded (and store-scale's, when run). */
+export function verdicts(rec, p, store) {
   const out = [];
   const judge = (what, ok, figure) => out.push({ what, ok, figure });
+  for (const [dialect, figures] of Object.entries(store?.results ?? {})) {
+    // Every title-search shape store-scale times, at its largest N, as the store query and through the SDK.
+    const top = Math.max(...figures.map((f) => f.n));
+    const searches = figures.filter((f) => f.n === top && /title search/.test(f.name));
+    const worst = searches.reduce((a, b) => (b.p50 > a.p50 ? b : a));
+    judge(`title search ≤ 30 ms p50 on ${DIALECT[dialect]}, every shape store-scale times, N=${k(top)}`, worst.p50 <= 30, `slowest: ${worst.name} ${fmtMs(worst.p50)} ms`);
+  }
   const reachedSteps = p.steps.filter((n) => rec.get(`create.${n}`) !== undefined);
   const note = (key) => rec.values[key]?.[TL]?.note;
   const first = reachedSteps[0];
@@ -180,8 +187,38 @@ export function machine() {
   };
 }
 
-export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, errors, method }) {
-  const v = verdicts(rec, p);
+const DIALECT = { sqlite: "SQLite", postgres: "Postgres" };
+
+/** store-scale's figures, one row per N and measure, SQLite and Postgres side by side. */
+export function storeTable(store) {
+  const dialects = Object.keys(store.results);
+  const lines = [`| N | measure | ${dialects.map((d) => `${DIALECT[d]} p50 / p95 ms`).join(" | ")} |`, `|---|---|${dialects.map(() => "---|").join("")}`];
+  const keys = [...new Map(Object.values(store.results).flat().map((f) => [`${f.n}\t${f.name}`, f])).values()];
+  for (const { n, name } of keys) {
+    const cells = dialects.map((d) => {
+      const f = store.results[d].find((x) => x.n === n && x.name === name);
+      return f ? `${fmtMs(f.p50)} / ${fmtMs(f.p95)}` : "";
+    });
+    lines.push(`| ${k(n)} | ${name} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+function storeSection(store) {
+  if (!store) return "";
+  return `## The store on SQLite and Postgres (\`bench/store-scale.ts\`)
+
+N threads seeded through the store's own writes (\`insertThread\` with a title, \`setStatus\` for later
+activity on every 20th: no model, no runs), then each read timed after ANALYZE: the raw store query
+and, through the real API handler, what the SDK sees. The SQLite file and the Postgres database
+(one of its own on the server given) are each fresh. Postgres: ${store.postgres}.
+
+${Object.keys(store.results).length ? storeTable(store) : "No figures (see Errors)."}
+`;
+}
+
+export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, errors, method, store }) {
+  const v = verdicts(rec, p, store);
   return `# Benchmark results
 
 Written by \`bench/run.mjs\` (\`${command}\`). Both servers are driven by the same workloads through
@@ -209,5 +246,6 @@ ${table(rec, p)}
 |---|---|---|
 ${v.map((x) => `| ${x.what} | ${x.figure} | ${x.ok ? "met" : "**missed**"} |`).join("\n")}
 
+${storeSection(store)}
 ${errors.length ? `## Errors\n\n${errors.slice(0, 30).map((e) => `- ${e}`).join("\n")}\n` : "No workload reported an error.\n"}`;
 }

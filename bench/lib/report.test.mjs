@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
+
+const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
+const fig = (n, name, p50) => ({ n, name, p50, p95: p50 * 1.5 });
+const store = {
+  postgres: "run",
+  results: {
+    sqlite: [fig(1000, "store: title search, 1 match", 0.5), fig(10_000, "store: title search, 1 match", 0.6), fig(10_000, "api: first page (SDK, lean request)", 40)],
+    postgres: [fig(10_000, "store: title search, 1 match", 1.2), fig(10_000, "store: title search, the oldest 1000 (t000)", 31)],
+  },
+};
+
+describe("store-scale's figures in the report", () => {
+  it("judges every title-search shape at the largest N on each database, and only those", () => {
+    const v = verdicts(recorder(), P, store);
+    expect(v.map((x) => [x.what.includes("SQLite") ? "sqlite" : "postgres", x.ok])).toEqual([
+      ["sqlite", true], // the 40 ms first page is not a title search; the 1k row is not the largest N
+      ["postgres", false],
+    ]);
+    expect(v[1].figure).toContain("the oldest 1000 (t000) 31.0 ms");
+  });
+
+  it("puts both databases side by side, a blank where one lacks a figure", () => {
+    const rows = storeTable(store).split("\n");
+    expect(rows[0]).toBe("| N | measure | SQLite p50 / p95 ms | Postgres p50 / p95 ms |");
+    expect(rows).toContain("| 10k | store: title search, 1 match | 0.60 / 0.90 | 1.20 / 1.80 |");
+    expect(rows).toContain("| 1k | store: title search, 1 match | 0.50 / 0.75 |  |");
+  });
+
+  it("says when Postgres was not run", () => {
+    const md = resultsMarkdown({ rec: recorder(), p: P, m: { cores: 2, cpu: "x", ramGb: "1", node: "v", os: "o", chromium: "c", commit: "h", packages: "" }, command: "c", startedAt: "s", minutes: "1", load: { start: "0.1", end: "0.1" }, errors: [], method: "m", store: { postgres: "not run: set BENCH_DATABASE_URL", results: { sqlite: store.results.sqlite } } });
+    expect(md).toContain("Postgres: not run: set BENCH_DATABASE_URL");
+    expect(md).not.toContain("Postgres p50");
+  });
+});
