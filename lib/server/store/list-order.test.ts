@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { FIRST_PAGE, fetchThreadPage } from "@/lib/client/thread-pages";
 import { createHarness, human, type Harness } from "../test-harness";
+import { sidebarQuery } from "./thread-query";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -61,5 +62,20 @@ describe("list order: only the conversation moving is activity", () => {
     await h.client.runs.wait(ids[1], "agent", { input: human("Moves, but after the snapshot") });
     const second = await fetchThreadPage(h.client, { offset: 1, asOf: first.asOf }, "", { limit: 2 });
     expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);
+  });
+
+  it("$as_of paging of a title search sorts a match active since the snapshot by its activity then (SDK, narrow search)", async () => {
+    h = createHarness();
+    const ids = await threeConversations();
+    const first = await fetchThreadPage(h.client, FIRST_PAGE, "question", { limit: 1 });
+    expect(first.rows.map((r) => r.id)).toEqual([ids[2]]);
+    await h.client.runs.wait(ids[1], "agent", { input: human("Moves, but after the snapshot") });
+    // A page larger than the matches: the store starts from the index's matches ("narrow").
+    const next = { offset: 1, asOf: first.asOf };
+    expect(await h.api.q.titlePlan(sidebarQuery(first.asOf, { titleSearch: "question", offset: 1, limit: 5 }))).toBe("narrow");
+    const second = await fetchThreadPage(h.client, next, "question", { limit: 5 });
+    expect(second.rows.map((r) => r.id)).toEqual([ids[1], ids[0]]);
+    // Now, without the snapshot, it leads.
+    expect((await fetchThreadPage(h.client, FIRST_PAGE, "question")).rows.map((r) => r.id)).toEqual([ids[1], ids[2], ids[0]]);
   });
 });

@@ -215,13 +215,21 @@ export function buildSearch(q: ThreadQuery, d: StoreDialect, plan: TitlePlan, co
   // (the planner would rather walk the order index).
   const inMatches = narrow && d === "postgres" ? sql` AND t.thread_id = ANY(ARRAY(${matches}))` : sql``;
   const from = narrow && d === "sqlite" ? sql`(SELECT DISTINCT thread_id FROM (${matches}) s) m CROSS JOIN tl_threads t ON t.thread_id = m.thread_id` : sql`tl_threads t`;
-  if (!byActivityAsOf) return sql`SELECT ${cols}${ex} FROM ${from} WHERE ${where}${inMatches} ORDER BY ${columnOrder(q, dir)} ${page}`;
+  // Postgres makes a row's columns before sorting, so a narrow search would build the wide ones
+  // (a thread's JSON) for every match, thousands of them: it sorts the matches' keys alone, then
+  // reads the page's rows by primary key.
+  const rowsOf = (filter: Sql, order: Sql) =>
+    d === "postgres" && narrow
+      ? sql`FROM tl_threads t WHERE t.thread_id = ANY(ARRAY(SELECT t.thread_id FROM tl_threads t WHERE ${filter} ORDER BY ${order} LIMIT ${q.offset + q.limit}))`
+      : sql`FROM ${from} WHERE ${filter}`;
+  if (!byActivityAsOf) return sql`SELECT ${cols}${ex} ${rowsOf(sql`${where}${inMatches}`, columnOrder(q, dir))} ORDER BY ${columnOrder(q, dir)} ${page}`;
   const asOf = q.asOf!;
   // Each branch reads its rows' columns itself: a join back from the merged ids would let the
   // planner pick a hash join over the whole table (Postgres does on small tables). The log lookup
   // runs only for the few threads active since as_of, also when a narrow search sorts thousands.
-  const settled = sql`SELECT ${cols}${ex}, t.activity_at AS sort_at FROM ${from} WHERE ${where}${inMatches} AND t.activity_at <= ${asOf}
-    ORDER BY t.activity_at ${dir}, t.thread_id ${dir} LIMIT ${q.offset + q.limit}`;
+  const byActivity = sql`t.activity_at ${dir}, t.thread_id ${dir}`;
+  const settled = sql`SELECT ${cols}${ex}, t.activity_at AS sort_at ${rowsOf(sql`${where}${inMatches} AND t.activity_at <= ${asOf}`, byActivity)}
+    ORDER BY ${byActivity} LIMIT ${q.offset + q.limit}`;
   // SQLite: the unary + keeps this branch on the activity_at range (else it drives from every match).
   const sinceInMatches = !narrow ? sql`` : d === "postgres" ? inMatches : sql` AND +t.thread_id IN (${matches})`;
   const movedSince = sql`SELECT ${cols}${ex}, ${asOfActivity(asOf)} AS sort_at FROM tl_threads t WHERE ${where}${sinceInMatches} AND t.activity_at > ${asOf}`;
