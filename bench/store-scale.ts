@@ -1,9 +1,10 @@
 /**
  * Read side of the store at scale: seeds N threads through the store's own write functions
  * (insertThread with a title, setStatus for later activity — the calls the API makes), then
- * times the sidebar's first page, title search (narrow and matching every thread) and the
- * per-user first page (accounts mode's owner filter), both as the raw store query and as the
- * SDK sees it through the real API handler, beside a bare GET /info.
+ * times the sidebar's first page, title search (one match, every thread, none, the oldest
+ * tenth) and the per-user first page (accounts mode's owner filter) as the raw store query, and
+ * the first page and three of the searches as the SDK sees them through the real API handler
+ * (called in-process: no HTTP), beside a bare GET /info. Every read checks its row count.
  *
  *   node_modules/.bin/tsx bench/store-scale.ts 10000 100000           # SQLite file
  *   TEST_DATABASE_URL=postgres://…/postgres node_modules/.bin/tsx bench/store-scale.ts 10000 100000
@@ -90,23 +91,32 @@ async function main() {
       console.log(`\nN=${n}: seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const q = h.api.q;
       const probe = label(Math.floor(n / 3));
+      const page = Math.min(50, n);
       const expectRows = async (query: ThreadQuery, want: number) => {
         const rows = await q.searchThreads(query);
         if (rows.length !== want) throw new Error(`expected ${want} rows, got ${rows.length}`);
       };
-      await time("store: first page (as_of, activity desc)", () => expectRows(sidebarQuery(), 50));
+      await time("store: first page (as_of, activity desc)", () => expectRows(sidebarQuery(), page));
       await time("store: title search, 1 match", () => expectRows(sidebarQuery({ titleSearch: probe }), 1));
-      await time("store: title search, every thread", () => expectRows(sidebarQuery({ titleSearch: "question sourdough" }), 50));
+      await time("store: title search, every thread", () => expectRows(sidebarQuery({ titleSearch: "question sourdough" }), page));
       await time("store: title search, no match", () => expectRows(sidebarQuery({ titleSearch: "zzzz" }), 0));
-      // The oldest tenth or so (at 100k "t00": t000000–t009999): many matches, none near the head of the order.
-      const oldest = "t" + "0".repeat(7 - Math.floor(Math.log10(n)));
+      // The oldest tenth to hundredth (at 100k "t00": t000000–t009999, none within the first 1,000
+      // of the order, so the narrow plan sorts 10,000 matches). At 10k ("t000", 1,000 matches) 50 of
+      // them are active later and near enough to the head that the search walks the order instead.
+      const oldest = "t" + "0".repeat(Math.min(6, 7 - Math.floor(Math.log10(n))));
       const oldestMatches = Math.min(n, 10 ** (7 - oldest.length));
-      await time(`store: title search, the oldest ${oldestMatches} (${oldest})`, () => expectRows(sidebarQuery({ titleSearch: oldest }), Math.min(50, oldestMatches)));
-      await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), Math.min(50, Math.ceil((n - 7) / USERS))));
+      const oldestPage = Math.min(50, oldestMatches);
+      await time(`store: title search, the oldest ${oldestMatches} (${oldest})`, () => expectRows(sidebarQuery({ titleSearch: oldest }), oldestPage));
+      await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), Math.max(0, Math.min(50, Math.ceil((n - 7) / USERS)))));
       await time("api: GET /info", async () => (await h.fetch("/info")).json());
-      await time("api: first page (SDK, lean request)", () => fetchThreadPage(h.client, FIRST_PAGE, ""));
-      await time("api: title search every thread (SDK)", () => fetchThreadPage(h.client, FIRST_PAGE, "question sourdough"));
-      await time("api: title search 1 match (SDK)", () => fetchThreadPage(h.client, FIRST_PAGE, probe));
+      const expectPage = async (search: string, want: number) => {
+        const { rows } = await fetchThreadPage(h.client, FIRST_PAGE, search);
+        if (rows.length !== want) throw new Error(`expected ${want} rows through the SDK, got ${rows.length}`);
+      };
+      await time("api: first page (SDK, lean request)", () => expectPage("", page));
+      await time("api: title search every thread (SDK)", () => expectPage("question sourdough", page));
+      await time("api: title search 1 match (SDK)", () => expectPage(probe, 1));
+      await time(`api: title search, the oldest ${oldestMatches} (SDK)`, () => expectPage(oldest, oldestPage));
     }
   } finally {
     await h.close();

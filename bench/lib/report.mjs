@@ -87,6 +87,7 @@ export function verdicts(rec, p, store) {
     // Every title-search shape store-scale times, at its largest N, as the store query and through the SDK.
     const top = Math.max(...figures.map((f) => f.n));
     const searches = figures.filter((f) => f.n === top && /title search/.test(f.name));
+    if (!searches.length) continue;
     const worst = searches.reduce((a, b) => (b.p50 > a.p50 ? b : a));
     judge(`title search ≤ 30 ms p50 on ${DIALECT[dialect]}, every shape store-scale times, N=${k(top)}`, worst.p50 <= 30, `slowest: ${worst.name} ${fmtMs(worst.p50)} ms`);
   }
@@ -210,8 +211,9 @@ function storeSection(store) {
 
 N threads seeded through the store's own writes (\`insertThread\` with a title, \`setStatus\` for later
 activity on every 20th: no model, no runs), then each read timed after ANALYZE: the raw store query
-and, through the real API handler, what the SDK sees. The SQLite file and the Postgres database
-(one of its own on the server given) are each fresh. Postgres: ${store.postgres}.
+and, for some, what the SDK sees through the real API handler called in-process (no HTTP, no
+\`next start\`). The SQLite file and the Postgres database
+(one of its own on the server given) are each fresh. SQLite: ${store.status.sqlite}. Postgres: ${store.status.postgres}.
 
 ${Object.keys(store.results).length ? storeTable(store) : "No figures (see Errors)."}
 `;

@@ -4,7 +4,7 @@ import { recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
 const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
 const fig = (n, name, p50) => ({ n, name, p50, p95: p50 * 1.5 });
 const store = {
-  postgres: "run",
+  status: { sqlite: "run", postgres: "run" },
   results: {
     sqlite: [fig(1000, "store: title search, 1 match", 0.5), fig(10_000, "store: title search, 1 match", 0.6), fig(10_000, "api: first page (SDK, lean request)", 40)],
     postgres: [fig(10_000, "store: title search, 1 match", 1.2), fig(10_000, "store: title search, the oldest 1000 (t000)", 31)],
@@ -28,9 +28,11 @@ describe("store-scale's figures in the report", () => {
     expect(rows).toContain("| 1k | store: title search, 1 match | 0.50 / 0.75 |  |");
   });
 
-  it("says when Postgres was not run", () => {
-    const md = resultsMarkdown({ rec: recorder(), p: P, m: { cores: 2, cpu: "x", ramGb: "1", node: "v", os: "o", chromium: "c", commit: "h", packages: "" }, command: "c", startedAt: "s", minutes: "1", load: { start: "0.1", end: "0.1" }, errors: [], method: "m", store: { postgres: "not run: set BENCH_DATABASE_URL", results: { sqlite: store.results.sqlite } } });
-    expect(md).toContain("Postgres: not run: set BENCH_DATABASE_URL");
+  it("says when Postgres failed, and judges only the database that has figures", () => {
+    const md = resultsMarkdown({ rec: recorder(), p: P, m: { cores: 2, cpu: "x", ramGb: "1", node: "v", os: "o", chromium: "c", commit: "h", packages: "" }, command: "c", startedAt: "s", minutes: "1", load: { start: "0.1", end: "0.1" }, errors: [], method: "m", store: { status: { sqlite: "run", postgres: "failed (see Errors)" }, results: { sqlite: store.results.sqlite } } });
+    expect(md).toContain("Postgres: failed (see Errors)");
     expect(md).not.toContain("Postgres p50");
+    expect(md).not.toMatch(/title search ≤ 30 ms p50 on Postgres/);
+    expect(md).toMatch(/title search ≤ 30 ms p50 on SQLite/);
   });
 });

@@ -7,33 +7,51 @@ import { root } from "../lib/targets.mjs";
 /**
  * The read side of the store on each database, side by side: bench/store-scale.ts (seeds N
  * threads through the store's own writes, then times the sidebar's page and title searches, as the
- * store query and through the API with the SDK) on an SQLite file and, when `pgUrl` is given, on
- * a database of its own on that PostgreSQL server. Returns the figures per dialect and any error.
+ * store query and through the API handler in-process with the SDK) on an SQLite file and, when
+ * `pgUrl` is given, on a database of its own on that PostgreSQL server (made and dropped with
+ * `psql`). Returns the figures per dialect, each dialect's status, and any error.
  */
 export async function runStoreScale({ sizes, samples, pgUrl }) {
   const dialects = [["sqlite", null], ...(pgUrl ? [["postgres", pgUrl]] : [])];
   const results = {};
+  const status = { sqlite: "run", postgres: "not run: set BENCH_DATABASE_URL=postgres://… (a server where it may create a database)" };
   const errors = [];
   for (const [dialect, url] of dialects) {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "store-scale-")), "figures.json");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-scale-"));
+    const out = path.join(dir, "figures.json");
     const env = { ...process.env, SAMPLES: String(samples), STORE_SCALE_JSON: out };
     delete env.TEST_DATABASE_URL;
     if (url) env.TEST_DATABASE_URL = url;
     const started = Date.now();
-    const code = await new Promise((resolve) => {
+    const failure = await new Promise((resolve) => {
       const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["bench/store-scale.ts", ...sizes.map(String)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-      let tail = "";
-      const keep = (d) => (tail = (tail + d).slice(-2000));
-      child.stdout.on("data", (d) => process.stdout.write(`  [${dialect}] ${d}`.replace(/\n(?=.)/g, `\n  [${dialect}] `)));
-      child.stderr.on("data", keep);
-      child.on("close", (c) => {
-        if (c !== 0) errors.push(`store-scale on ${dialect} exited ${c}: ${tail.trim().split("\n").slice(-3).join(" | ")}`);
-        resolve(c);
+      let stderr = "";
+      const prefix = (d) => `  [${dialect}] ${d}`.replace(/\n(?=.)/g, `\n  [${dialect}] `);
+      child.stdout.on("data", (d) => process.stdout.write(prefix(d)));
+      child.stderr.on("data", (d) => {
+        stderr = (stderr + d).slice(-20_000);
+        process.stderr.write(prefix(d));
+      });
+      child.on("error", (err) => resolve(`could not start: ${err.message}`));
+      child.on("close", (code) => {
+        if (code === 0) return resolve(null);
+        // The error's own line, not the stack frames under it.
+        const why = stderr.split("\n").find((l) => /\b\w*Error\b|failed/.test(l)) ?? stderr.trim().split("\n").at(-1) ?? "";
+        resolve(`exited ${code}: ${why.trim()}`);
       });
     });
-    if (code === 0) results[dialect] = JSON.parse(fs.readFileSync(out, "utf8")).figures;
-    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    let figures = null;
+    if (!failure) {
+      try {
+        figures = JSON.parse(fs.readFileSync(out, "utf8")).figures;
+      } catch (err) {
+        errors.push(`store-scale on ${dialect}: no figures written (${err.message})`);
+      }
+    } else errors.push(`store-scale on ${dialect} ${failure}`);
+    if (figures) results[dialect] = figures;
+    else status[dialect] = "failed (see Errors)";
+    fs.rmSync(dir, { recursive: true, force: true });
     console.log(`  (store-scale on ${dialect} took ${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
-  return { results, errors, postgres: pgUrl ? "run" : "not run: set BENCH_DATABASE_URL=postgres://… (a server where it may create a database)" };
+  return { results, errors, status };
 }
