@@ -1,4 +1,5 @@
 import { apiClient, expect, takeAllRunSlots, test } from "./support";
+import { ChatPage } from "./pages/ChatPage";
 
 test("drafts are kept per conversation and for the new-conversation page, across switching and reload, until sent", async ({ page, chat, sidebar }) => {
   const a = await chat.startConversation("First conversation for drafts");
@@ -135,4 +136,27 @@ test("a send the server took but had not started when the page reloaded is not p
   await page.reload();
   await expect(chat.userMessages).toHaveText(["A conversation on a busy server", "Queued behind a full server"]);
   await chat.expectComposerText("");
+});
+
+test("a second tab opening the conversation while the first tab's send is under way leaves the text to the first tab", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("Two tabs and one message in flight");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, () => undefined);
+  await chat.send("Sent from the first tab, still on its way");
+  expect(await unsentKeys(page)).toEqual([id]);
+
+  // Tabs share localStorage, not sessionStorage (where each keeps its own id).
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  await otherChat.open(id);
+  await expect(otherChat.userMessages).toHaveText(["Two tabs and one message in flight"]);
+  await otherChat.expectComposerText("");
+  expect(await unsentKeys(other)).toEqual([id]);
+  const tabOf = (p: typeof page) => p.evaluate(() => sessionStorage.getItem("threadline:tab"));
+  expect(await tabOf(other)).not.toBe(await tabOf(page));
+
+  // The send never got out: the first tab, reloaded, is still the same tab and gets its text back.
+  await page.reload();
+  await expect(chat.input).toHaveValue("Sent from the first tab, still on its way");
+  await expect.poll(() => unsentKeys(page)).toEqual([]);
 });

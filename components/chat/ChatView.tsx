@@ -13,13 +13,14 @@ import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
-import { holdUnsent, moveUnsent, releaseUnsent } from "@/lib/client/unsent";
+import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
+import { holdUnsent, moveUnsent, releaseUnsent, tabId } from "@/lib/client/unsent";
 import { browserStorage, NEW_CONVERSATION_DRAFT, sendsUnderWay } from "@/lib/client/use-draft";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
 import { ChatHeader } from "./ChatHeader";
-import { Composer, type SentMessage } from "./Composer";
+import { Composer, type PutBack, type SentMessage } from "./Composer";
 import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
@@ -65,7 +66,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const [retryProblem, setRetryProblem] = useState<string | null>(null);
   const { stop, onStop, noteRun } = useStopKeepingText<ChatState>(threadId);
   // Our last send, one `SentMessage`, is held three times, each let go at its own moment:
-  // - `unsent` keeps it in storage (lib/client/unsent.ts) under `key` until its run exists;
+  // - `unsent` keeps it in storage (lib/client/unsent.ts; its files in draft-files.ts) under `key`
+  //   until its run exists;
   // - `lastSend` until a Stop has checked that the thread holds it, else Stop puts it back into
   //   the box (kept after its run is made too, for a server that drops the message of a run
   //   cancelled before it started; the embedded server writes it into the thread);
@@ -75,6 +77,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     const held = unsent.current;
     const storage = browserStorage();
     if (held && storage) releaseUnsent(storage, held.key, held.sent.id);
+    if (held?.sent.attachments.length) void releaseSentFiles(held.sent.id);
     if (held) sendsUnderWay.delete(held.sent.id);
     unsent.current = null;
   }, []);
@@ -191,16 +194,19 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
 
   const send = useCallback(
-    (text: string, attachments: readonly ComposerAttachment[] = []): string | undefined => {
+    (text: string, attachments: readonly ComposerAttachment[] = []): PutBack | undefined => {
       const message = { id: crypto.randomUUID(), type: "human" as const, content: userMessageContent(text, attachments) as Message["content"] };
       if (!threadId) firstMessage.current = message;
-      // A send that failed, replaced by another message rather than retried: its text goes back
-      // into the composer (the new send's record takes its place in storage).
+      // A send that failed, replaced by another message rather than retried: its text and files
+      // go back into the composer (the new send's record takes its place in storage; its files
+      // become the composer's, kept as a draft's are).
       const stale = unsent.current && !sendsUnderWay.has(unsent.current.sent.id) ? unsent.current.sent : null;
-      const failedText = stale && stale.text !== text ? stale.text : undefined;
+      const failed = stale && !sameMessage(stale, text, attachments) ? { text: stale.text, attachments: stale.attachments } : undefined;
+      if (failed && stale?.attachments.length) void releaseSentFiles(stale.id);
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
-      if (storage) holdUnsent(storage, key, message.id, text);
+      if (storage) holdUnsent(storage, key, message.id, text, { tab: tabId(), files: attachments.length > 0 });
+      void holdSentFiles(message.id, attachments);
       if (unsent.current) sendsUnderWay.delete(unsent.current.sent.id);
       sendsUnderWay.add(message.id);
       const sent: SentMessage = { id: message.id, text, attachments };
@@ -212,7 +218,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         { messages: [message] },
         { ...RUN_OPTIONS, optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }) },
       );
-      return failedText;
+      return failed;
     },
     [submit, threadId],
   );
@@ -282,4 +288,9 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       )}
     </div>
   );
+}
+
+/** A retry sends the failed message again: the same text and the same files. */
+function sameMessage(sent: SentMessage, text: string, attachments: readonly ComposerAttachment[]): boolean {
+  return sent.text === text && sent.attachments.length === attachments.length && sent.attachments.every((a, i) => a.id === attachments[i].id);
 }

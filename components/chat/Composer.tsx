@@ -9,8 +9,8 @@ import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./Attachmen
 
 interface ComposerProps {
   streaming: boolean;
-  /** Returns text to leave in the box (a failed earlier send), if any. */
-  onSend: (text: string, attachments: ComposerAttachment[]) => string | undefined;
+  /** Returns what to leave in the box (a failed earlier send), if anything. */
+  onSend: (text: string, attachments: ComposerAttachment[]) => PutBack | undefined;
   onStop: () => void;
   /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
   autoFocus?: boolean;
@@ -24,11 +24,13 @@ interface ComposerProps {
 
 /** A message as the user sent it: its id, its text and its files. */
 export type SentMessage = { id: string; text: string; attachments: readonly ComposerAttachment[] };
+/** Text and files to put back into the box. */
+export type PutBack = Omit<SentMessage, "id">;
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
-  const [text, setText, draftRestored] = useDraft(draftKey, delivered);
-  const files = useComposerAttachments();
+  const [text, setText, draftRestored, takenSend] = useDraft(draftKey, delivered);
+  const files = useComposerAttachments(draftKey, draftRestored, takenSend);
   const putBackDone = useRef<string | null>(null);
   const { restore } = files;
   useEffect(() => {
@@ -43,8 +45,9 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   const send = () => {
     if (!canSend || streaming) return;
     const keep = onSend(text, files.attachments);
-    setText(keep ?? "");
+    setText(keep?.text ?? "");
     files.clear();
+    if (keep?.attachments.length) files.restore(keep.attachments);
     ref.current?.focus();
   };
   return (

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { holdUnsent, inputMessageIds, isUnfinishedRun, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent } from "./unsent";
+import { OTHER_TAB_GRACE_MS, holdUnsent, inputMessageIds, isUnfinishedRun, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent as takeRecord } from "./unsent";
 
 function memoryStorage() {
   const m = new Map<string, string>();
   return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), raw: m };
 }
 const none = new Set<string>();
+/** The text a page would put back (none for a send the conversation already holds). */
+const takeUnsent = (...args: Parameters<typeof takeRecord>) => {
+  const taken = takeRecord(...args);
+  return taken && !taken.delivered ? taken.text : "";
+};
 
 describe("unsent messages", () => {
   it("a send kept under the new-conversation key follows its thread and is gone once its run exists", () => {
@@ -36,6 +41,36 @@ describe("unsent messages", () => {
     expect(takeUnsent(s, "t1", none, none)).toBe("on its way");
   });
 
+  it("a second tab leaves another tab's fresh send alone, and takes it once that tab had long enough", () => {
+    const s = memoryStorage();
+    holdUnsent(s, "new", "m1", "sent from tab A", { now: 1_000, tab: "tab-a" });
+    moveUnsent(s, "new", "t1", "m1"); // the record keeps its tab when its thread is made
+    const later = (ms: number) => 1_000 + ms;
+    expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: later(OTHER_TAB_GRACE_MS - 1) })).toBe("");
+    expect(JSON.parse(s.raw.get("threadline:unsent")!).t1).toMatchObject({ text: "sent from tab A", tab: "tab-a" });
+    expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: later(OTHER_TAB_GRACE_MS) })).toBe("sent from tab A");
+    expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: later(OTHER_TAB_GRACE_MS) })).toBe("");
+  });
+
+  it("the sending tab itself, reloaded, takes its own fresh send back at once; so does a record from before tabs were kept", () => {
+    const s = memoryStorage();
+    holdUnsent(s, "t1", "m1", "mine", { now: 1_000, tab: "tab-a" });
+    expect(takeUnsent(s, "t1", none, none, { tab: "tab-a", now: 1_001 })).toBe("mine");
+    holdUnsent(s, "t2", "m2", "no tab recorded", { now: 1_000 });
+    expect(takeUnsent(s, "t2", none, none, { tab: "tab-b", now: 1_001 })).toBe("no tab recorded");
+    holdUnsent(s, "t3", "m3", "delivered meanwhile", { now: 1_000, tab: "tab-a" });
+    expect(takeUnsent(s, "t3", none, new Set(["m3"]), { tab: "tab-b", now: 1_000 + OTHER_TAB_GRACE_MS })).toBe("");
+  });
+
+  it("a send of files alone is kept too, marked so its files (kept elsewhere) come back with it", () => {
+    const s = memoryStorage();
+    holdUnsent(s, "t1", "m1", "", { files: true });
+    holdUnsent(s, "t2", "m2", "text only");
+    expect(takeRecord(s, "t1", none, none)).toEqual({ messageId: "m1", text: "", delivered: false, files: true });
+    expect(takeRecord(s, "t2", none, new Set(["m2"]))).toEqual({ messageId: "m2", text: "text only", delivered: true, files: false });
+    expect(takeRecord(s, "t1", none, none)).toBeNull();
+  });
+
   it("moves and releases only the send they name; a later send replaces an earlier one", () => {
     const s = memoryStorage();
     holdUnsent(s, "new", "m1", "first");
@@ -54,7 +89,7 @@ describe("unsent messages", () => {
     expect(takeUnsent(s, "t1", none, none)).toBe("");
     holdUnsent(s, "t1", "m1", "fresh");
     expect(takeUnsent(s, "t1", none, none)).toBe("fresh");
-    for (let i = 0; i < 60; i++) holdUnsent(s, `t${i}`, `m${i}`, `text ${i}`, 1000 + i);
+    for (let i = 0; i < 60; i++) holdUnsent(s, `t${i}`, `m${i}`, `text ${i}`, { now: 1000 + i });
     expect(Object.keys(JSON.parse(s.raw.get("threadline:unsent")!))).toHaveLength(50);
     expect(takeUnsent(s, "t9", none, none)).toBe("");
     expect(takeUnsent(s, "t10", none, none)).toBe("text 10");

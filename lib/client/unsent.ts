@@ -13,21 +13,34 @@ const STORE_KEY = "threadline:unsent";
 /** Same bound as drafts: a pile of forgotten records never fills the origin's storage. */
 const MAX_RECORDS = 50;
 
+/**
+ * How long a send made in another tab is left to that tab. Until its run is created only the
+ * sending page knows whether it is still under way; a second tab opening the conversation in the
+ * meantime would otherwise take the text and offer it to be sent again. Far longer than creating a
+ * run takes; a record still there after it belongs to a tab that closed or failed, and is taken.
+ */
+export const OTHER_TAB_GRACE_MS = 60_000;
+
 type UnsentStorage = RecordStorage;
-export type Unsent = { messageId: string; text: string; at: number };
+/**
+ * `tab`: the browser tab that sent it (sessionStorage, so a reload of that tab is still that tab).
+ * `files`: it carried files, kept by message id in IndexedDB (draft-files.ts).
+ */
+export type Unsent = { messageId: string; text: string; at: number; tab?: string; files?: true };
 
 const load = (storage: UnsentStorage) =>
   loadRecords<Unsent>(storage, STORE_KEY, (v) => {
     const r = v as Partial<Unsent> | null;
-    return typeof r?.messageId === "string" && typeof r.text === "string" && typeof r.at === "number" ? { messageId: r.messageId, text: r.text, at: r.at } : null;
+    if (!(typeof r?.messageId === "string" && typeof r.text === "string" && typeof r.at === "number")) return null;
+    return { messageId: r.messageId, text: r.text, at: r.at, ...(typeof r.tab === "string" ? { tab: r.tab } : {}), ...(r.files === true ? { files: true as const } : {}) };
   });
 const save = (storage: UnsentStorage, records: Record<string, Unsent>) => saveRecords(storage, STORE_KEY, records, MAX_RECORDS);
 
 /** Keeps a send under `key` until `release`; a later send under the same key replaces it. */
-export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, now = Date.now()) {
-  if (!text.trim()) return;
+export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, opts: { now?: number; tab?: string; files?: boolean } = {}) {
+  if (!text.trim() && !opts.files) return;
   const records = load(storage);
-  records[key] = { messageId, text, at: now };
+  records[key] = { messageId, text, at: opts.now ?? Date.now(), ...(opts.tab ? { tab: opts.tab } : {}), ...(opts.files ? { files: true as const } : {}) };
   save(storage, records);
 }
 
@@ -49,18 +62,28 @@ export function releaseUnsent(storage: UnsentStorage, key: string, messageId: st
 }
 
 /**
- * The text to put back into the composer of conversation `key`, removing its record: none while
- * this page's own send of it is still under way (`inFlight`), and none when the conversation
- * already holds the message (`delivered`: its id is among the thread's messages or in the input
- * of its pending or running runs).
+ * The send to put back into the composer of conversation `key`, removing its record: none while
+ * this page's own send of it is still under way (`inFlight`), none while another tab's send is
+ * younger than OTHER_TAB_GRACE_MS (left for that tab), and none when the conversation already
+ * holds the message (`delivered`: its id is among the thread's messages or in the input of its
+ * pending or running runs; the record is still removed, and returned marked delivered so its
+ * files can go too). Null when none is taken.
  */
-export function takeUnsent(storage: UnsentStorage, key: string, inFlight: ReadonlySet<string>, delivered: ReadonlySet<string>): string {
+export function takeUnsent(
+  storage: UnsentStorage,
+  key: string,
+  inFlight: ReadonlySet<string>,
+  delivered: ReadonlySet<string>,
+  here: { tab?: string; now?: number } = {},
+): { messageId: string; text: string; delivered: boolean; files: boolean } | null {
   const records = load(storage);
   const record = records[key];
-  if (!record || inFlight.has(record.messageId)) return "";
+  if (!record || inFlight.has(record.messageId)) return null;
+  const otherTab = record.tab !== undefined && here.tab !== undefined && record.tab !== here.tab;
+  if (otherTab && (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS) return null;
   delete records[key];
   save(storage, records);
-  return delivered.has(record.messageId) ? "" : record.text;
+  return { messageId: record.messageId, text: record.text, delivered: delivered.has(record.messageId), files: record.files === true };
 }
 
 /** What the composer shows when both an unsent message and a draft written after it are there. */
@@ -89,4 +112,20 @@ export function inputMessageIds(runs: readonly unknown[]): string[] {
       return typeof id === "string" && id ? [id] : [];
     });
   });
+}
+
+const TAB_KEY = "threadline:tab";
+let pageTab: string | undefined;
+
+/** This browser tab's id: kept in sessionStorage, so it outlives a reload and no other tab shares it. */
+export function tabId(): string | undefined {
+  if (pageTab) return pageTab;
+  try {
+    if (typeof sessionStorage === "undefined") return undefined;
+    pageTab = sessionStorage.getItem(TAB_KEY) ?? crypto.randomUUID();
+    sessionStorage.setItem(TAB_KEY, pageTab);
+    return pageTab;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,8 @@
 "use client";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "./attachments";
+import { readDraftFiles, releaseSentFiles, takeSentFiles, writeDraftFiles } from "./draft-files";
+import type { TakenSend } from "./use-draft";
 
 export interface ComposerAttachments {
   attachments: ComposerAttachment[];
@@ -22,9 +24,12 @@ export interface ComposerAttachments {
 
 /**
  * The files waiting in the composer. A refused file only adds an error line: whatever was typed
- * or attached before stays as it was.
+ * or attached before stays as it was. Kept per conversation `key` across switching and reloads,
+ * like the text (draft-files.ts): once the text draft is restored (`restored`), the files of an
+ * unsent send taken back then (`taken`) come first, then the draft's; from then on every change
+ * is saved.
  */
-export function useComposerAttachments(): ComposerAttachments {
+export function useComposerAttachments(key: string, restored = false, taken: TakenSend | null = null): ComposerAttachments {
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ size: number }[]>([]);
@@ -64,11 +69,31 @@ export function useComposerAttachments(): ComposerAttachments {
 
   const restore = useCallback((back: readonly ComposerAttachment[]) => {
     const held = new Set(committed.current.flatMap((c) => ("id" in c ? [(c as ComposerAttachment).id] : [])));
-    const missing = back.filter((a) => !held.has(a.id));
+    const missing = back.filter((a, i) => !held.has(a.id) && back.findIndex((b) => b.id === a.id) === i);
     if (missing.length === 0) return;
     committed.current = [...committed.current, ...missing];
     setAttachments((a) => [...a, ...missing]);
   }, []);
+
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const sentId = taken?.files ? taken.messageId : null;
+  const sentBack = sentId !== null && !taken?.delivered;
+  useEffect(() => {
+    if (!restored) return;
+    let live = true;
+    void (async () => {
+      const [sent, draft] = await Promise.all([sentId === null ? [] : sentBack ? takeSentFiles(sentId) : releaseSentFiles(sentId).then(() => []), readDraftFiles(key)]);
+      if (!live) return;
+      restore([...sent, ...draft]);
+      setLoadedFor(key);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [key, restored, sentId, sentBack, restore]);
+  useEffect(() => {
+    if (loadedFor === key) void writeDraftFiles(key, attachments);
+  }, [key, loadedFor, attachments]);
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
   return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0, add, remove, clear, restore };

@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
-import { joinUnsentAndDraft, takeUnsent } from "./unsent";
+import { joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -48,22 +48,25 @@ export function browserStorage(): DraftStorage | null {
  * Starts empty on the server and first client render (no hydration mismatch), then restores,
  * with a send that never reached the server put back in front of it (lib/client/unsent.ts);
  * `delivered` are the ids of the messages the conversation already holds. The third value is
- * true once this key's draft has been restored, so an empty box before then means nothing yet.
+ * true once this key's draft has been restored, so an empty box before then means nothing yet;
+ * the fourth is the unsent send taken back then, if any (its files are the composer's to restore).
  */
-export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void, boolean] {
+export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void, boolean, TakenSend | null] {
   const [text, setText] = useState("");
-  const [restoredFor, setRestoredFor] = useState<string | null>(null);
+  const [restored, setRestored] = useState<{ key: string; send: TakenSend | null } | null>(null);
   const deliveredRef = useRef(delivered);
   useEffect(() => {
     const storage = browserStorage();
+    let send: TakenSend | null = null;
     if (storage) {
-      const unsent = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current);
-      const restored = joinUnsentAndDraft(unsent, readDraft(storage, key));
-      if (unsent) writeDraft(storage, key, restored);
+      send = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current, { tab: tabId() });
+      const unsent = send && !send.delivered ? send.text : "";
+      const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
+      if (unsent) writeDraft(storage, key, text);
       // Restoring from storage after hydration is the point of this effect.
-      setText(restored);
+      setText(text);
     }
-    setRestoredFor(key);
+    setRestored({ key, send });
   }, [key]);
   const update = useCallback(
     (next: string) => {
@@ -73,5 +76,9 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
     },
     [key],
   );
-  return [text, update, restoredFor === key];
+  const done = restored?.key === key;
+  return [text, update, done, done ? restored.send : null];
 }
+
+/** An unsent send a reload (or a return to its conversation) took back: see takeUnsent. */
+export type TakenSend = NonNullable<ReturnType<typeof takeUnsent>>;

@@ -1,0 +1,90 @@
+import { expect, test } from "./support";
+
+// Files waiting in the composer are kept like its text (lib/client/draft-files.ts, IndexedDB).
+const NOTES = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs, flour\n") };
+const PLAN = { name: "plan.md", mimeType: "text/markdown", buffer: Buffer.from("# Plan\n- one\n- two\n") };
+const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+
+test("files in the composer are kept per conversation across switching and reload, until sent", async ({ page, chat, sidebar }) => {
+  const chips = page.getByTestId("composer-attachment");
+  const id = await chat.startConversation("A conversation that will get a file");
+  await chat.waitForAnswerToFinish();
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await expect(chips).toHaveText([/notes\.txt/]);
+
+  await page.getByTestId("new-chat").first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await chat.expectComposerText("");
+  await expect(chips).toHaveCount(0);
+  await page.getByTestId("attach-input").setInputFiles(PLAN);
+  await expect(chips).toHaveText([/plan\.md/]);
+
+  await sidebar.row(id).getByTestId("thread-link").click();
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await page.reload();
+  await expect(chips).toHaveText([/notes\.txt/]);
+
+  // Removing one is kept too; sending takes the rest with it and leaves nothing behind.
+  await page.getByTestId("attach-input").setInputFiles(PLAN);
+  await expect(chips).toHaveCount(2);
+  await chips.filter({ hasText: "plan.md" }).getByRole("button").click();
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await page.reload();
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await chat.input.fill("Here is the list");
+  await chat.input.press("Enter");
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("notes.txt");
+  await expect(chips).toHaveCount(0);
+  await chat.waitForAnswerToFinish();
+  await page.reload();
+  await chat.expectComposerText("");
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("notes.txt");
+  await expect(chips).toHaveCount(0);
+
+  await chat.openNew();
+  await expect(chips).toHaveText([/plan\.md/]);
+});
+
+test("a send with a file that never reached the server comes back with its file after a reload", async ({ page, chat }) => {
+  const chips = page.getByTestId("composer-attachment");
+  const id = await chat.startConversation("A conversation on a bad link");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, () => undefined);
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await expect(chips).toHaveCount(1);
+  await chat.send("Stuck on the way, with a file");
+  await expect(chips).toHaveCount(0);
+  await page.reload();
+  await expect(chat.input).toHaveValue("Stuck on the way, with a file");
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await expect(chat.userMessages).toHaveText(["A conversation on a bad link"]);
+
+  // Sent again: it arrives once, with its file, and nothing is left to come back.
+  await page.unroute(isRunStream);
+  await chat.input.press("Enter");
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("notes.txt");
+  await chat.waitForAnswerToFinish();
+  await page.reload();
+  await chat.expectComposerText("");
+  await expect(chips).toHaveCount(0);
+  await expect(chat.userMessages).toHaveCount(2);
+  expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
+});
+
+test("a failed send with a file, followed by another message instead, puts its text and file back", async ({ page, chat }) => {
+  const chips = page.getByTestId("composer-attachment");
+  await chat.startConversation("Another conversation with a bad connection");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.send("The failed one, with its file");
+  await expect(chat.error).toBeVisible();
+  await page.unroute(isRunStream);
+  await chat.send("Something else instead");
+  await expect(chat.input).toHaveValue("The failed one, with its file");
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await chat.waitForAnswerToFinish();
+  await page.reload();
+  await expect(chat.input).toHaveValue("The failed one, with its file");
+  await expect(chips).toHaveText([/notes\.txt/]);
+});
