@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { storeStatus } from "../workloads/store.mjs";
 import { recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
 
 const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
@@ -34,5 +35,11 @@ describe("store-scale's figures in the report", () => {
     expect(md).not.toContain("Postgres p50");
     expect(md).not.toMatch(/title search ≤ 30 ms p50 on Postgres/);
     expect(md).toMatch(/title search ≤ 30 ms p50 on SQLite/);
+  });
+
+  it("names each database run when it has figures, failed when it has none, and Postgres not run without a URL", () => {
+    expect(storeStatus("postgres://x", { sqlite: [], postgres: [] })).toEqual({ sqlite: "run", postgres: "run" });
+    expect(storeStatus("postgres://x", { sqlite: [] })).toEqual({ sqlite: "run", postgres: "failed (see Errors)" });
+    expect(storeStatus(null, {})).toMatchObject({ sqlite: "failed (see Errors)", postgres: expect.stringMatching(/^not run: set BENCH_DATABASE_URL/) });
   });
 });

@@ -14,7 +14,6 @@ import { root } from "../lib/targets.mjs";
 export async function runStoreScale({ sizes, samples, pgUrl }) {
   const dialects = [["sqlite", null], ...(pgUrl ? [["postgres", pgUrl]] : [])];
   const results = {};
-  const status = { sqlite: "run", postgres: "not run: set BENCH_DATABASE_URL=postgres://… (a server where it may create a database)" };
   const errors = [];
   for (const [dialect, url] of dialects) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-scale-"));
@@ -49,9 +48,14 @@ export async function runStoreScale({ sizes, samples, pgUrl }) {
       }
     } else errors.push(`store-scale on ${dialect} ${failure}`);
     if (figures) results[dialect] = figures;
-    else status[dialect] = "failed (see Errors)";
     fs.rmSync(dir, { recursive: true, force: true });
     console.log(`  (store-scale on ${dialect} took ${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
-  return { results, errors, status };
+  return { results, errors, status: storeStatus(pgUrl, results) };
+}
+
+/** What the report says of each database: run, failed, or (Postgres) not asked for. */
+export function storeStatus(pgUrl, results) {
+  const of = (dialect) => (results[dialect] ? "run" : "failed (see Errors)");
+  return { sqlite: of("sqlite"), postgres: pgUrl ? of("postgres") : "not run: set BENCH_DATABASE_URL=postgres://… (a server where it may create a database)" };
 }
