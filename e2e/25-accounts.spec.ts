@@ -90,6 +90,11 @@ test("sign up A, chat, pin a title, sign out; B sees nothing of A's; A signs bac
   await sidebar.rename(threadOfA, "Porto with Ana");
   await expect(sidebar.rowTitle(threadOfA)).toHaveText("Porto with Ana");
   await expect(sidebar.rowLock(threadOfA)).toBeVisible();
+  // A leaves a draft with a file on the new-chat page: it must not outlive the sign-out.
+  await chat.openNew();
+  await chat.input.fill("Ana's unsent note");
+  await page.getByTestId("attach-input").setInputFiles({ name: "ana-passport.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
   await menu.signOut();
 
   // Signed out: A's conversation URL leads to sign-in, not to the conversation.
@@ -99,6 +104,11 @@ test("sign up A, chat, pin a title, sign out; B sees nothing of A's; A signs bac
   await auth.signUp("Ben", "ben@example.com", PASSWORD_B);
   await expect(menu.email).toHaveText("ben@example.com");
   await expect(sidebar.rows).toHaveCount(0);
+  await chat.expectComposerText("");
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
+  await page.reload();
+  await chat.expectComposerText("");
+  await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
   await page.goto(`/c/${threadOfA}`);
   await expect(page.getByTestId("conversation-not-found")).toBeVisible();
   await expect(page.getByText("Porto")).toHaveCount(0);

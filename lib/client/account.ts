@@ -2,6 +2,8 @@
  * The browser side of accounts mode: better-auth's email + password endpoints and our API-key
  * settings, as plain same-origin JSON requests (the cookies are httpOnly; the browser sends them).
  */
+import { forgetDraftFiles } from "./draft-files";
+
 export interface ApiKeyInfo {
   id: string;
   name: string;
@@ -51,12 +53,13 @@ export async function signUp(name: string, email: string, password: string): Pro
   if (!res.ok) throw await failure(res, "sign-up");
 }
 
-/** Ends the session and forgets this person's drafts and followed runs in this browser. */
+/** Ends the session and forgets this person's drafts (their text and files) and followed runs in this browser. */
 export async function signOut(): Promise<void> {
   await postJson("/api/auth/sign-out", {});
   for (const storage of [window.localStorage, window.sessionStorage]) {
     for (const key of Object.keys(storage)) if (key.startsWith("threadline:")) storage.removeItem(key);
   }
+  await forgetDraftFiles();
 }
 
 /** Only a path on this site (a `next` parameter must not send anyone elsewhere). */

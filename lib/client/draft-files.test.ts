@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { entries, createStore } from "idb-keyval";
 import { describe, expect, it } from "vitest";
 import type { ComposerAttachment } from "./attachments";
-import { MAX_DRAFT_FILE_SETS, SENT_FILES_TTL_MS, holdSentFiles, readDraftFiles, releaseSentFiles, takeSentFiles, writeDraftFiles } from "./draft-files";
+import { MAX_DRAFT_FILE_SETS, SENT_FILES_TTL_MS, forgetDraftFiles, holdSentFiles, readDraftFiles, releaseSentFiles, takeSentFiles, writeDraftFiles } from "./draft-files";
 
 const file = (id: string, name = `${id}.txt`): ComposerAttachment => ({ id, name, size: 3, mimeType: "text/plain", kind: "text", data: btoa("abc") });
 const keys = async () => (await entries(createStore("threadline", "draft-files"))).map(([k]) => String(k));
@@ -45,5 +45,13 @@ describe("files kept beside the drafts (IndexedDB)", () => {
     const { set } = await import("idb-keyval");
     await set("draft:broken", { files: [{ id: 1 }], at: 5 }, createStore("threadline", "draft-files"));
     expect(await readDraftFiles("broken")).toEqual([]);
+  });
+
+  it("forgets every kept file at once (signing out)", async () => {
+    await writeDraftFiles("new", [file("n1")]);
+    await holdSentFiles("m9", [file("s9")]);
+    await forgetDraftFiles();
+    expect(await keys()).toEqual([]);
+    expect(await readDraftFiles("new")).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  * its text and id). Every call resolves, never rejects: without IndexedDB (private mode, quota)
  * the page goes on with what it holds in memory.
  */
-import { createStore, del, entries, get, set, type UseStore } from "idb-keyval";
+import { clear, createStore, del, entries, get, set, type UseStore } from "idb-keyval";
 import type { ComposerAttachment } from "./attachments";
 
 /** As many conversations' files as drafts are kept for (use-draft.ts), the most recent. */
@@ -84,4 +84,15 @@ export async function takeSentFiles(messageId: string): Promise<ComposerAttachme
   const files = await read(SENT + messageId);
   if (files.length) await releaseSentFiles(messageId);
   return files;
+}
+
+/** Signing out: every kept file goes (the next person on this browser must not find them). */
+export async function forgetDraftFiles(): Promise<void> {
+  const s = store();
+  if (!s) return;
+  try {
+    await clear(s);
+  } catch {
+    // a closed database keeps nothing we could reach either
+  }
 }
