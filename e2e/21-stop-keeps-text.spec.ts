@@ -101,10 +101,14 @@ test("Stop on a send whose request never reached the server puts it back into th
   expect(await unsentKeys(page)).toEqual([]);
   await page.unroute(isRunStream);
   await page.reload();
+  // The text and the file are the composer's draft now: both survive the reload (once each).
   await expect(chat.input).toHaveValue("Second question, lost in a tunnel\n\ntyped while waiting");
+  await expect(page.getByTestId("composer-attachment")).toHaveText([/notes\.txt/]);
   await chat.input.press("Enter");
   await chat.waitForAnswerToFinish();
-  await expect(chat.userMessages).toHaveText(["A first question", "Second question, lost in a tunnel typed while waiting"]);
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.userMessages.last()).toContainText("Second question, lost in a tunnel typed while waiting");
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toHaveText([/notes\.txt/]);
   const state = await apiClient().threads.getState<{ messages: Msg[] }>(id);
   expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
 });

@@ -88,3 +88,36 @@ test("a failed send with a file, followed by another message instead, puts its t
   await expect(chat.input).toHaveValue("The failed one, with its file");
   await expect(chips).toHaveText([/notes\.txt/]);
 });
+
+/** The keys IndexedDB holds for kept files (lib/client/draft-files.ts), read in the page. */
+const keptKeys = (page: import("@playwright/test").Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("threadline");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("draft-files")) return resolve([]);
+          const req = db.transaction("draft-files").objectStore("draft-files").getAllKeys();
+          req.onsuccess = () => resolve(req.result.map(String).filter((k) => k !== "index"));
+          req.onerror = () => reject(req.error);
+        };
+      }),
+  );
+
+test("a retried send with a file, once it arrives, leaves no copy of its file behind", async ({ page, chat }) => {
+  await chat.startConversation("A conversation whose send is retried");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.send("Retried with its file");
+  await expect(chat.error).toBeVisible();
+  await expect.poll(() => keptKeys(page)).toEqual([expect.stringMatching(/^sent:/)]);
+  await page.unroute(isRunStream);
+  await chat.retryButton.click();
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("notes.txt");
+  await chat.waitForAnswerToFinish();
+  await chat.expectComposerText("");
+  await expect.poll(() => keptKeys(page)).toEqual([]);
+});

@@ -200,9 +200,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       // A send that failed, replaced by another message rather than retried: its text and files
       // go back into the composer (the new send's record takes its place in storage; its files
       // become the composer's, kept as a draft's are).
-      const stale = unsent.current && !sendsUnderWay.has(unsent.current.sent.id) ? unsent.current.sent : null;
+      const previous = unsent.current?.sent;
+      const stale = previous && !sendsUnderWay.has(previous.id) ? previous : null;
       const failed = stale && !sameMessage(stale, text, attachments) ? { text: stale.text, attachments: stale.attachments } : undefined;
-      if (failed && stale?.attachments.length) void releaseSentFiles(stale.id);
+      // The new send's record replaces the previous one's, so nothing will come back for its files.
+      if (previous?.attachments.length) void releaseSentFiles(previous.id);
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
       if (storage) holdUnsent(storage, key, message.id, text, { tab: tabId(), files: attachments.length > 0 });
@@ -290,7 +292,13 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   );
 }
 
-/** A retry sends the failed message again: the same text and the same files. */
+/**
+ * The failed message sent again (a retry, or retyped): the same text, or for a message of files
+ * alone the same files (by content: a file attached again is read anew, under a new id).
+ */
 function sameMessage(sent: SentMessage, text: string, attachments: readonly ComposerAttachment[]): boolean {
-  return sent.text === text && sent.attachments.length === attachments.length && sent.attachments.every((a, i) => a.id === attachments[i].id);
+  if (sent.text !== text) return false;
+  if (text.trim()) return true;
+  const same = (a: ComposerAttachment, b: ComposerAttachment) => a.name === b.name && a.size === b.size && a.data === b.data;
+  return sent.attachments.length === attachments.length && sent.attachments.every((a, i) => same(a, attachments[i]));
 }

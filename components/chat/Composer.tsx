@@ -81,7 +81,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
           <textarea
             ref={ref}
             data-testid="composer-input"
-            data-draft-restored={draftRestored || undefined}
+            data-draft-restored={(draftRestored && files.loaded) || undefined}
             aria-label="Message"
             placeholder="Send a message"
             rows={1}

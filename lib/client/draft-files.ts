@@ -6,7 +6,7 @@
  * its text and id). Every call resolves, never rejects: without IndexedDB (private mode, quota)
  * the page goes on with what it holds in memory.
  */
-import { clear, createStore, del, entries, get, set, type UseStore } from "idb-keyval";
+import { clear, createStore, del, delMany, get, set, update, type UseStore } from "idb-keyval";
 import type { ComposerAttachment } from "./attachments";
 
 /** As many conversations' files as drafts are kept for (use-draft.ts), the most recent. */
@@ -52,39 +52,51 @@ async function write(key: string, files: readonly ComposerAttachment[], now: num
   try {
     if (files.length) await set(key, { files: [...files], at: now } satisfies Kept, s);
     else await del(key, s);
-    await prune(s, now);
+    // The index (entry → when written) lets pruning decide without reading anyone's files.
+    let stale: string[] = [];
+    await update<Record<string, number>>(
+      INDEX,
+      (old) => {
+        const index = { ...(old && typeof old === "object" ? old : {}) };
+        if (files.length) index[key] = now;
+        else delete index[key];
+        stale = staleKeys(index, now);
+        for (const k of stale) delete index[k];
+        return index;
+      },
+      s,
+    );
+    if (stale.length) await delMany(stale, s);
   } catch {
     // quota or a closed database: the composer still holds the files
   }
 }
 
-/** Keeps the most recent draft sets and drops sent files past their time. */
-async function prune(s: UseStore, now: number) {
-  const all = (await entries<string, unknown>(s)).filter(([k]) => typeof k === "string");
-  const drafts = all.filter(([k]) => k.startsWith(DRAFT)).sort((a, b) => at(b[1]) - at(a[1]));
-  const stale = [...drafts.slice(MAX_DRAFT_FILE_SETS), ...all.filter(([k, v]) => k.startsWith(SENT) && now - at(v) > SENT_FILES_TTL_MS)];
-  for (const [k] of stale) await del(k, s);
+const INDEX = "index";
+
+/** Past the most recent draft sets, and sent files past their time. */
+function staleKeys(index: Record<string, number>, now: number): string[] {
+  const drafts = Object.entries(index)
+    .filter(([k]) => k.startsWith(DRAFT))
+    .sort((a, b) => b[1] - a[1]);
+  const oldSends = Object.entries(index).filter(([k, at]) => k.startsWith(SENT) && now - at > SENT_FILES_TTL_MS);
+  return [...drafts.slice(MAX_DRAFT_FILE_SETS), ...oldSends].map(([k]) => k);
 }
-const at = (v: unknown) => (isKept(v) ? v.at : 0);
 
 /** The files waiting in the composer of conversation `key` (the thread id, or "new"). */
 export const readDraftFiles = (key: string) => read(DRAFT + key);
 /** Saves (or, with none, removes) the composer's files for `key`. */
 export const writeDraftFiles = (key: string, files: readonly ComposerAttachment[], now = Date.now()) => write(DRAFT + key, files, now);
 
-/** Keeps a send's files until its run exists (releaseSentFiles) or a reload takes them back (takeSentFiles). */
+/** Keeps a send's files until its run exists, or a reload moves them back into the composer (then releaseSentFiles). */
 export const holdSentFiles = (messageId: string, files: readonly ComposerAttachment[], now = Date.now()) =>
   files.length ? write(SENT + messageId, files, now) : Promise.resolve();
 
 /** The server has the message: its files need not be kept. */
 export const releaseSentFiles = (messageId: string) => write(SENT + messageId, [], Date.now());
 
-/** A send found unsent after a reload: its files, removed from the store (none if it kept none). */
-export async function takeSentFiles(messageId: string): Promise<ComposerAttachment[]> {
-  const files = await read(SENT + messageId);
-  if (files.length) await releaseSentFiles(messageId);
-  return files;
-}
+/** A send found unsent after a reload: its files (none if it kept none). */
+export const readSentFiles = (messageId: string) => read(SENT + messageId);
 
 /** Signing out: every kept file goes (the next person on this browser must not find them). */
 export async function forgetDraftFiles(): Promise<void> {

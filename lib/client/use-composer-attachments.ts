@@ -1,8 +1,8 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "./attachments";
-import { readDraftFiles, releaseSentFiles, takeSentFiles, writeDraftFiles } from "./draft-files";
 import type { TakenSend } from "./use-draft";
+import { useKeptDraftFiles } from "./use-kept-draft-files";
 
 export interface ComposerAttachments {
   attachments: ComposerAttachment[];
@@ -13,8 +13,10 @@ export interface ComposerAttachments {
    * removed. Shown beside a refusal, not joined to it, so a new refusal does not re-announce it.
    */
   overLimit: string | null;
-  /** True while admitted files are still being read (sending waits for them). */
+  /** True while admitted files are still being read, or the kept ones loaded (sending waits for them). */
   reading: boolean;
+  /** The kept files of this key are in the box (or took too long to come). */
+  loaded: boolean;
   add: (files: readonly File[]) => void;
   remove: (id: string) => void;
   clear: () => void;
@@ -25,9 +27,7 @@ export interface ComposerAttachments {
 /**
  * The files waiting in the composer. A refused file only adds an error line: whatever was typed
  * or attached before stays as it was. Kept per conversation `key` across switching and reloads,
- * like the text (draft-files.ts): once the text draft is restored (`restored`), the files of an
- * unsent send taken back then (`taken`) come first, then the draft's; from then on every change
- * is saved.
+ * like the text (use-kept-draft-files.ts).
  */
 export function useComposerAttachments(key: string, restored = false, taken: TakenSend | null = null): ComposerAttachments {
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
@@ -75,26 +75,12 @@ export function useComposerAttachments(key: string, restored = false, taken: Tak
     setAttachments((a) => [...a, ...missing]);
   }, []);
 
-  const [loadedFor, setLoadedFor] = useState<string | null>(null);
-  const sentId = taken?.files ? taken.messageId : null;
-  const sentBack = sentId !== null && !taken?.delivered;
-  useEffect(() => {
-    if (!restored) return;
-    let live = true;
-    void (async () => {
-      const [sent, draft] = await Promise.all([sentId === null ? [] : sentBack ? takeSentFiles(sentId) : releaseSentFiles(sentId).then(() => []), readDraftFiles(key)]);
-      if (!live) return;
-      restore([...sent, ...draft]);
-      setLoadedFor(key);
-    })();
-    return () => {
-      live = false;
-    };
-  }, [key, restored, sentId, sentBack, restore]);
-  useEffect(() => {
-    if (loadedFor === key) void writeDraftFiles(key, attachments);
-  }, [key, loadedFor, attachments]);
+  const replace = useCallback((files: readonly ComposerAttachment[]) => {
+    committed.current = [...committed.current.filter((c) => !("id" in c)), ...files];
+    setAttachments([...files]);
+  }, []);
+  const loaded = useKeptDraftFiles(key, restored, taken, { attachments, restore, replace });
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
-  return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0, add, remove, clear, restore };
+  return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0 || !loaded, loaded, add, remove, clear, restore };
 }

@@ -55,11 +55,16 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   const [text, setText] = useState("");
   const [restored, setRestored] = useState<{ key: string; send: TakenSend | null } | null>(null);
   const deliveredRef = useRef(delivered);
+  // The send taken for a key, should the effect run again for it (React's StrictMode does): the
+  // record is gone from storage by then, and its files are still to be restored.
+  const takenFor = useRef<{ key: string; send: TakenSend } | null>(null);
   useEffect(() => {
     const storage = browserStorage();
     let send: TakenSend | null = null;
     if (storage) {
       send = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current, { tab: tabId() });
+      if (send) takenFor.current = { key, send };
+      else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
       const unsent = send && !send.delivered ? send.text : "";
       const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
       if (unsent) writeDraft(storage, key, text);
