@@ -77,6 +77,7 @@ const sidebarQuery = (extra: Partial<ThreadQuery> = {}): ThreadQuery => webAppQu
 
 async function main() {
   const h = createHarness();
+  const save = () => process.env.STORE_SCALE_JSON && fs.writeFileSync(process.env.STORE_SCALE_JSON, JSON.stringify({ dialect: h.dialect, figures }));
   await h.api.ready;
   console.log(`store: ${h.dialect}${h.dialect === "sqlite" ? ` (${h.dbPath})` : ""}`);
   const base = Date.now() - 10 * 60 * 60 * 1000;
@@ -117,11 +118,11 @@ async function main() {
       await time("api: title search every thread (SDK)", () => expectPage("question sourdough", page));
       await time("api: title search 1 match (SDK)", () => expectPage(probe, 1));
       await time(`api: title search, the oldest ${oldestMatches} (SDK)`, () => expectPage(oldest, oldestPage));
+      save(); // after each N, so a failure at a later one keeps these
     }
   } finally {
     await h.close();
   }
-  if (process.env.STORE_SCALE_JSON) fs.writeFileSync(process.env.STORE_SCALE_JSON, JSON.stringify({ dialect: h.dialect, figures }));
 }
 
 main().catch((err) => {
