@@ -54,5 +54,9 @@ describe("files kept beside the drafts (IndexedDB)", () => {
     await forgetDraftFiles();
     expect(await keys()).toEqual([]);
     expect(await readDraftFiles("new")).toEqual([]);
+    // What the page still finishes after that (a read, a send) is not kept either.
+    await writeDraftFiles("new", [file("late")]);
+    await holdSentFiles("m10", [file("s10")]);
+    expect(await keys()).toEqual([]);
   });
 });

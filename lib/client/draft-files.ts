@@ -46,9 +46,12 @@ async function read(key: string): Promise<ComposerAttachment[]> {
   }
 }
 
+/** Set by signing out: the page is about to go, and nothing it still finishes may be kept. */
+let forgotten = false;
+
 async function write(key: string, files: readonly ComposerAttachment[], now: number): Promise<void> {
   const s = store();
-  if (!s) return;
+  if (!s || forgotten) return;
   try {
     if (files.length) await set(key, { files: [...files], at: now } satisfies Kept, s);
     else await del(key, s);
@@ -98,8 +101,13 @@ export const releaseSentFiles = (messageId: string) => write(SENT + messageId, [
 /** A send found unsent after a reload: its files (none if it kept none). */
 export const readSentFiles = (messageId: string) => read(SENT + messageId);
 
-/** Signing out: every kept file goes (the next person on this browser must not find them). */
+/**
+ * Signing out: every kept file goes (the next person on this browser must not find them), and
+ * this page keeps nothing more (a file still being read, or a send's files, would land after
+ * the clear; the page is left for the sign-in page right after).
+ */
 export async function forgetDraftFiles(): Promise<void> {
+  forgotten = true;
   const s = store();
   if (!s) return;
   try {
