@@ -37,9 +37,11 @@ describe("store-scale's figures in the report", () => {
     expect(md).toMatch(/title search ≤ 30 ms p50 on SQLite/);
   });
 
-  it("names each database run when it has figures, failed when it has none, and Postgres not run without a URL", () => {
+  it("names each database run when it has figures, failed when it has none, failed after the N it finished when it stopped part-way, and Postgres not run without a URL", () => {
     expect(storeStatus("postgres://x", { sqlite: [], postgres: [] })).toEqual({ sqlite: "run", postgres: "run" });
     expect(storeStatus("postgres://x", { sqlite: [] })).toEqual({ sqlite: "run", postgres: "failed (see Errors)" });
+    const partial = [{ n: 300, name: "a" }, { n: 300, name: "b" }, { n: 1000, name: "a" }];
+    expect(storeStatus("postgres://x", { sqlite: [], postgres: partial }, new Set(["postgres"]))).toEqual({ sqlite: "run", postgres: "failed after N=300, 1000 (see Errors)" });
     expect(storeStatus(null, {})).toMatchObject({ sqlite: "failed (see Errors)", postgres: expect.stringMatching(/^not run: set BENCH_DATABASE_URL/) });
   });
 });

@@ -15,6 +15,7 @@ export async function runStoreScale({ sizes, samples, pgUrl }) {
   const dialects = [["sqlite", null], ...(pgUrl ? [["postgres", pgUrl]] : [])];
   const results = {};
   const errors = [];
+  const failed = new Set();
   for (const [dialect, url] of dialects) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-scale-"));
     const out = path.join(dir, "figures.json");
@@ -39,34 +40,37 @@ export async function runStoreScale({ sizes, samples, pgUrl }) {
         resolve(`exited ${code}: ${why.trim()}`);
       });
     });
+    // What a failed run measured before failing still shows (store-scale writes after each N).
     let figures = null;
-    if (!failure) {
-      try {
-        figures = JSON.parse(fs.readFileSync(out, "utf8")).figures;
-        if (!Array.isArray(figures) || !figures.length) throw new Error("the file holds none");
-      } catch (err) {
-        figures = null;
-        errors.push(`store-scale on ${dialect}: no figures (${err.message})`);
-      }
-    } else {
+    try {
+      figures = readFigures(out);
+    } catch (err) {
+      if (!failure) errors.push(`store-scale on ${dialect}: no figures (${err.message})`);
+    }
+    if (failure) {
       errors.push(`store-scale on ${dialect} ${failure}`);
-      // What it measured before failing (store-scale writes its figures after each N) still shows.
-      try {
-        figures = JSON.parse(fs.readFileSync(out, "utf8")).figures;
-      } catch {
-        figures = null;
-      }
-      if (!Array.isArray(figures) || !figures.length) figures = null;
+      failed.add(dialect);
     }
     if (figures) results[dialect] = figures;
     fs.rmSync(dir, { recursive: true, force: true });
     console.log(`  (store-scale on ${dialect} took ${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
-  return { results, errors, status: storeStatus(pgUrl, results) };
+  return { results, errors, status: storeStatus(pgUrl, results, failed) };
 }
 
-/** What the report says of each database: run, failed, or (Postgres) not asked for. */
-export function storeStatus(pgUrl, results) {
-  const of = (dialect) => (results[dialect] ? "run" : "failed (see Errors)");
+/** The figures store-scale wrote; throws when the file is missing, damaged or holds none. */
+function readFigures(file) {
+  const { figures } = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (!Array.isArray(figures) || !figures.length) throw new Error("the file holds none");
+  return figures;
+}
+
+/** What the report says of each database: run, failed part-way, failed, or (Postgres) not asked for. */
+export function storeStatus(pgUrl, results, failed = new Set()) {
+  const of = (dialect) => {
+    if (!results[dialect]) return "failed (see Errors)";
+    if (!failed.has(dialect)) return "run";
+    return `failed after N=${[...new Set(results[dialect].map((f) => f.n))].join(", ")} (see Errors)`;
+  };
   return { sqlite: of("sqlite"), postgres: pgUrl ? of("postgres") : "not run: set BENCH_DATABASE_URL=postgres://… (a server where it may create a database)" };
 }

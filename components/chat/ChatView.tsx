@@ -209,7 +209,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       const storage = browserStorage();
       if (storage) holdUnsent(storage, key, message.id, text, { tab: tabId(), files: attachments.length > 0 });
       void holdSentFiles(message.id, attachments);
-      if (unsent.current) sendsUnderWay.delete(unsent.current.sent.id);
+      if (previous) sendsUnderWay.delete(previous.id);
       sendsUnderWay.add(message.id);
       const sent: SentMessage = { id: message.id, text, attachments };
       unsent.current = { sent, key };

@@ -17,6 +17,8 @@ export const SENT_FILES_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 type Kept = { files: ComposerAttachment[]; at: number };
 const DRAFT = "draft:";
 const SENT = "sent:";
+/** Each kept key and when it was written, so pruning reads one small entry, not every file. */
+const INDEX = "index";
 
 let opened: UseStore | null | undefined;
 function store(): UseStore | null {
@@ -75,7 +77,6 @@ async function write(key: string, files: readonly ComposerAttachment[], now: num
   }
 }
 
-const INDEX = "index";
 
 /** Past the most recent draft sets, and sent files past their time. */
 function staleKeys(index: Record<string, number>, now: number): string[] {

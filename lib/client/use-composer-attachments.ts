@@ -69,7 +69,7 @@ export function useComposerAttachments(key: string, restored = false, taken: Tak
 
   const restore = useCallback((back: readonly ComposerAttachment[]) => {
     const held = new Set(committed.current.flatMap((c) => ("id" in c ? [(c as ComposerAttachment).id] : [])));
-    const missing = back.filter((a, i) => !held.has(a.id) && back.findIndex((b) => b.id === a.id) === i);
+    const missing = back.filter((a) => !held.has(a.id));
     if (missing.length === 0) return;
     committed.current = [...committed.current, ...missing];
     setAttachments((a) => [...a, ...missing]);
