@@ -48,7 +48,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             initialList={{ page, starred }}
             serverNow={serverNow}
             tzOffsetMin={tzOffsetMin}
-            account={viewer.mode === "accounts" ? { name: viewer.name, email: viewer.email } : null}
+            account={viewer.mode === "accounts" ? { id: viewer.id, name: viewer.name, email: viewer.email } : null}
           >
             {children}
           </AppShell>

@@ -6,7 +6,8 @@ import { Client } from "@langchain/langgraph-sdk";
 import { SIGN_IN_LIMIT } from "../lib/server/auth/accounts";
 import { FAILED_SIGN_IN_LIMIT } from "../lib/server/auth/sign-in-limit";
 import { AccountMenu, ApiKeysPage, AuthPage } from "./pages/AccountPages";
-import { expect, test } from "./support";
+import { ChatPage } from "./pages/ChatPage";
+import { expect, keptFileKeys, test } from "./support";
 import { spawnServer, type SpawnedServer } from "./spawned-server";
 
 /**
@@ -128,6 +129,43 @@ test("sign up A, chat, pin a title, sign out; B sees nothing of A's; A signs bac
   await chat.expectTitle("Porto with Ana");
   await expect(chat.userMessages).toHaveText(["Plan a weekend in Porto with good food"]);
   await expect(chat.assistantMessages).toHaveCount(1);
+});
+
+test("a shared browser: a session that ended without a sign-out leaves the next person nothing; a sign-out in one tab takes the other tab with it", async ({ page, context, chat }) => {
+  const auth = new AuthPage(page);
+  const chips = page.getByTestId("composer-attachment");
+  const keptText = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("threadline:")).map((k) => localStorage.getItem(k)).join(" "));
+  // Sign-ups, not sign-ins: this group's sign-ins are near the per-minute limit already.
+  await auth.signUp("Dee", "dee@example.com", PASSWORD_A);
+  await chat.expectComposerText("");
+  await chat.input.fill("Dee's unsent note");
+  await page.getByTestId("attach-input").setInputFiles({ name: "dee-payslip.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
+  await expect.poll(() => keptFileKeys(page)).toEqual(["draft:new"]);
+  await page.reload();
+  await chat.expectComposerText("Dee's unsent note");
+  await expect(chips).toHaveCount(1);
+
+  // Dee's session ends on the server's side (expired, or cleared): nobody signs out here.
+  await context.clearCookies();
+  await auth.signUp("Eve", "eve@example.com", PASSWORD_B);
+  await chat.expectComposerText("");
+  await expect(chips).toHaveCount(0);
+  expect(await keptFileKeys(page)).toEqual([]);
+  expect(await keptText()).not.toContain("Dee");
+
+  // Eve, in two tabs, signs out in one: the other goes to sign-in and keeps nothing of hers.
+  await chat.input.fill("Eve's draft in the first tab");
+  await page.getByTestId("attach-input").setInputFiles({ name: "eve-notes.txt", mimeType: "text/plain", buffer: Buffer.from("mine\n") });
+  await expect.poll(() => keptFileKeys(page)).toEqual(["draft:new"]);
+  const second = await context.newPage();
+  await second.goto("/");
+  await new ChatPage(second).expectComposerText("Eve's draft in the first tab");
+  await new AccountMenu(second).signOut();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByTestId("sign-in-page")).toBeVisible();
+  expect(await keptText()).not.toContain("Eve");
+  expect(await keptFileKeys(page)).toEqual([]);
+  await second.close();
 });
 
 test("a key made on the settings page works with the SDK from Node, and stops working when revoked", async ({ page }) => {

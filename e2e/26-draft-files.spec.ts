@@ -1,4 +1,4 @@
-import { expect, test } from "./support";
+import { expect, keptFileKeys, test } from "./support";
 
 // Files waiting in the composer are kept like its text (lib/client/draft-files.ts, IndexedDB).
 const NOTES = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs, flour\n") };
@@ -89,23 +89,6 @@ test("a failed send with a file, followed by another message instead, puts its t
   await expect(chips).toHaveText([/notes\.txt/]);
 });
 
-/** The keys IndexedDB holds for kept files (lib/client/draft-files.ts), read in the page. */
-const keptKeys = (page: import("@playwright/test").Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("threadline");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains("draft-files")) return resolve([]);
-          const req = db.transaction("draft-files").objectStore("draft-files").getAllKeys();
-          req.onsuccess = () => resolve(req.result.map(String).filter((k) => k !== "index"));
-          req.onerror = () => reject(req.error);
-        };
-      }),
-  );
-
 test("a retried send with a file, once it arrives, leaves no copy of its file behind", async ({ page, chat }) => {
   await chat.startConversation("A conversation whose send is retried");
   await chat.waitForAnswerToFinish();
@@ -113,11 +96,11 @@ test("a retried send with a file, once it arrives, leaves no copy of its file be
   await page.getByTestId("attach-input").setInputFiles(NOTES);
   await chat.send("Retried with its file");
   await expect(chat.error).toBeVisible();
-  await expect.poll(() => keptKeys(page)).toEqual([expect.stringMatching(/^sent:/)]);
+  await expect.poll(() => keptFileKeys(page)).toEqual([expect.stringMatching(/^sent:/)]);
   await page.unroute(isRunStream);
   await chat.retryButton.click();
   await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("notes.txt");
   await chat.waitForAnswerToFinish();
   await chat.expectComposerText("");
-  await expect.poll(() => keptKeys(page)).toEqual([]);
+  await expect.poll(() => keptFileKeys(page)).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { Client } from "@langchain/langgraph-sdk";
 import { ChatPage } from "./pages/ChatPage";
 import { Sidebar } from "./pages/Sidebar";
@@ -69,5 +69,22 @@ export const test = base.extend<Fixtures>({
   chat: async ({ page }, use) => use(new ChatPage(page)),
   sidebar: async ({ page }, use) => use(new Sidebar(page)),
 });
+
+/** The keys IndexedDB holds for kept files (lib/client/draft-files.ts), read in the page. */
+export const keptFileKeys = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("threadline");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("draft-files")) return resolve([]);
+          const req = db.transaction("draft-files").objectStore("draft-files").getAllKeys();
+          req.onsuccess = () => resolve(req.result.map(String).filter((k) => k !== "index"));
+          req.onerror = () => reject(req.error);
+        };
+      }),
+  );
 
 export { expect };

@@ -6,6 +6,7 @@ import { signOut } from "@/lib/client/account";
 import { KeyIcon, SignOutIcon } from "@/components/ui/icons";
 
 export interface SignedInAccount {
+  id: string;
   name: string;
   email: string;
 }

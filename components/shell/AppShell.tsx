@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
+import { useKeptOwner } from "@/lib/client/use-kept-owner";
 import { useCalendarOffset } from "@/lib/client/use-calendar-offset";
 import { useNow } from "@/lib/client/use-now";
 import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
@@ -49,6 +50,8 @@ function NewChatButton({ onClick }: { onClick: () => void }) {
 /** Sidebar (a drawer on narrow screens) + the page. Lives in the root layout: never remounts. */
 export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, account = null, children }: AppShellProps) {
   const router = useRouter();
+  // Before any child reads a draft: what this browser keeps is this person's alone.
+  useKeptOwner(account?.id ?? null);
   const now = useNow(serverNow);
   const tzOffsetMin = useCalendarOffset(renderedOffset);
   useEffect(() => noteServerTime(serverNow), [serverNow]);

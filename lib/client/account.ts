@@ -3,6 +3,7 @@
  * settings, as plain same-origin JSON requests (the cookies are httpOnly; the browser sends them).
  */
 import { forgetDraftFiles } from "./draft-files";
+import { disownKept, forgetKept } from "./storage-owner";
 
 export interface ApiKeyInfo {
   id: string;
@@ -56,9 +57,9 @@ export async function signUp(name: string, email: string, password: string): Pro
 /** Ends the session and forgets this person's drafts (their text and files) and followed runs in this browser. */
 export async function signOut(): Promise<void> {
   await postJson("/api/auth/sign-out", {});
-  for (const storage of [window.localStorage, window.sessionStorage]) {
-    for (const key of Object.keys(storage)) if (key.startsWith("threadline:")) storage.removeItem(key);
-  }
+  // First, so the person's other open tabs reload and stop writing (use-kept-owner.ts).
+  disownKept();
+  forgetKept([window.localStorage, window.sessionStorage]);
   await forgetDraftFiles();
 }
 

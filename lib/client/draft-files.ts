@@ -8,6 +8,7 @@
  */
 import { clear, createStore, del, delMany, get, set, update, type UseStore } from "idb-keyval";
 import type { ComposerAttachment } from "./attachments";
+import { ownsKept } from "./storage-owner";
 
 /** As many conversations' files as drafts are kept for (use-draft.ts), the most recent. */
 export const MAX_DRAFT_FILE_SETS = 50;
@@ -53,7 +54,8 @@ let forgotten = false;
 
 async function write(key: string, files: readonly ComposerAttachment[], now: number): Promise<void> {
   const s = store();
-  if (!s || forgotten) return;
+  // Another tab signed out, or signed someone else in: this page reloads, and keeps nothing meanwhile.
+  if (!s || forgotten || !ownsKept()) return;
   try {
     if (files.length) await set(key, { files: [...files], at: now } satisfies Kept, s);
     else await del(key, s);
@@ -109,6 +111,11 @@ export const readSentFiles = (messageId: string) => read(SENT + messageId);
  */
 export async function forgetDraftFiles(): Promise<void> {
   forgotten = true;
+  await clearDraftFiles();
+}
+
+/** Every kept file goes: signing out, or another person's files found by the next one signed in (use-kept-owner.ts). */
+export async function clearDraftFiles(): Promise<void> {
   const s = store();
   if (!s) return;
   try {

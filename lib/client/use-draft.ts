@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
+import { ownsKept } from "./storage-owner";
 import { joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
@@ -35,9 +36,10 @@ export function writeDraft(storage: DraftStorage, key: string, text: string, now
 export const sendsUnderWay = new Set<string>();
 const NONE: ReadonlySet<string> = new Set();
 
+/** localStorage, while this page may keep things there (storage-owner.ts: not after a sign-out in another tab). */
 export function browserStorage(): DraftStorage | null {
   try {
-    return typeof window === "undefined" ? null : window.localStorage;
+    return typeof window === "undefined" || !ownsKept(window.localStorage) ? null : window.localStorage;
   } catch {
     return null;
   }
