@@ -104,3 +104,28 @@ test("a retried send with a file, once it arrives, leaves no copy of its file be
   await chat.expectComposerText("");
   await expect.poll(() => keptFileKeys(page)).toEqual([]);
 });
+
+test("deleting a conversation for good takes its kept draft and files with it; Undo keeps them", async ({ page, chat, sidebar }) => {
+  const chips = page.getByTestId("composer-attachment");
+  const draftKeys = () => page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:drafts") ?? "{}")));
+  const id = await chat.startConversation("A conversation to be deleted with a draft in it");
+  await chat.waitForAnswerToFinish();
+  await chat.input.fill("A half-written reply");
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await expect(chips).toHaveCount(1);
+  await expect.poll(() => keptFileKeys(page)).toContain(`draft:${id}`);
+  expect(await draftKeys()).toContain(id);
+
+  // Undo: nothing was deleted, so the draft is still there to come back to.
+  await sidebar.menuItem(id, "menu-delete");
+  await page.getByRole("button", { name: "Undo" }).click();
+  await sidebar.row(id).getByTestId("thread-link").click();
+  await chat.expectComposerText("A half-written reply");
+  await expect(chips).toHaveText([/notes\.txt/]);
+
+  // For good (the Undo toast runs out): the draft and its file go with the conversation.
+  await sidebar.menuItem(id, "menu-delete");
+  await expect(sidebar.row(id)).toHaveCount(0);
+  await expect.poll(() => keptFileKeys(page), { timeout: 15_000 }).not.toContain(`draft:${id}`);
+  expect(await draftKeys()).not.toContain(id);
+});

@@ -1,4 +1,5 @@
 import { deleteThreadKeepalive } from "./api-client";
+import { browserStorage, forgetConversationDrafts } from "./use-draft";
 
 /**
  * Deletes waiting out their undo toast. The DELETE request is only sent when the toast closes
@@ -8,7 +9,11 @@ const waiting = new Map<string, () => void>();
 let listening = false;
 
 function flushOnPageHide() {
-  for (const id of waiting.keys()) deleteThreadKeepalive(id);
+  for (const id of waiting.keys()) {
+    deleteThreadKeepalive(id);
+    // The text goes now (localStorage is synchronous); the files, if the page lives long enough.
+    void forgetConversationDrafts(browserStorage(), id);
+  }
   waiting.clear();
 }
 

@@ -61,6 +61,16 @@ export function releaseUnsent(storage: UnsentStorage, key: string, messageId: st
   save(storage, records);
 }
 
+/** A deleted conversation: its send, whatever it was, is not kept. Returns the record dropped. */
+export function dropUnsent(storage: UnsentStorage, key: string): Unsent | null {
+  const records = load(storage);
+  const dropped = records[key] ?? null;
+  if (!dropped) return null;
+  delete records[key];
+  save(storage, records);
+  return dropped;
+}
+
 /**
  * The send to put back into the composer of conversation `key`, removing its record: none while
  * this page's own send of it is still under way (`inFlight`), none while another tab's send is

@@ -1,5 +1,8 @@
+import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
-import { MAX_DRAFT_CHARS, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
+import { holdSentFiles, readDraftFiles, readSentFiles, writeDraftFiles } from "./draft-files";
+import { holdUnsent, takeUnsent } from "./unsent";
+import { forgetConversationDrafts, MAX_DRAFT_CHARS, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -35,5 +38,31 @@ describe("drafts", () => {
     expect(readDraft(s, "a")).toBe("");
     writeDraft(s, "a", "fresh");
     expect(readDraft(s, "a")).toBe("fresh");
+  });
+});
+
+describe("a deleted conversation", () => {
+  const file = (id: string) => ({ id, name: `${id}.txt`, size: 3, mimeType: "text/plain", kind: "text" as const, data: btoa("abc") });
+  it("keeps neither its draft, nor its unsent send, nor their files; other conversations keep theirs", async () => {
+    const s = memoryStorage();
+    writeDraft(s, "gone", "a draft of the deleted one");
+    writeDraft(s, "kept", "a draft of another");
+    holdUnsent(s, "gone", "m1", "a send that never arrived", { files: true, now: 1 });
+    holdUnsent(s, "kept", "m2", "another send", { files: true, now: 1 });
+    await writeDraftFiles("gone", [file("d1")]);
+    await writeDraftFiles("kept", [file("d2")]);
+    await holdSentFiles("m1", [file("s1")]);
+    await holdSentFiles("m2", [file("s2")]);
+
+    await forgetConversationDrafts(s, "gone");
+
+    expect(readDraft(s, "gone")).toBe("");
+    expect(takeUnsent(s, "gone", new Set(), new Set())).toBeNull();
+    expect(await readDraftFiles("gone")).toEqual([]);
+    expect(await readSentFiles("m1")).toEqual([]);
+    expect(readDraft(s, "kept")).toBe("a draft of another");
+    expect((await readDraftFiles("kept")).map((f) => f.id)).toEqual(["d2"]);
+    expect((await readSentFiles("m2")).map((f) => f.id)).toEqual(["s2"]);
+    expect(takeUnsent(s, "kept", new Set(), new Set())?.text).toBe("another send");
   });
 });

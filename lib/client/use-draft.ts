@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { ownsKept } from "./storage-owner";
-import { joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
+import { releaseSentFiles, writeDraftFiles } from "./draft-files";
+import { dropUnsent, joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -30,6 +31,16 @@ export function writeDraft(storage: DraftStorage, key: string, text: string, now
   if (text.trim()) drafts[key] = { text: text.slice(0, MAX_DRAFT_CHARS), at: now };
   else delete drafts[key];
   saveRecords(storage, STORE_KEY, drafts, MAX_DRAFTS);
+}
+
+/**
+ * A conversation deleted for good: its draft text and files, and a send of it the server never
+ * got with that send's files, are not kept (they would otherwise wait for the bounds to push them out).
+ */
+export async function forgetConversationDrafts(storage: DraftStorage | null, threadId: string): Promise<void> {
+  const dropped = storage ? dropUnsent(storage, threadId) : null;
+  if (storage) writeDraft(storage, threadId, "");
+  await Promise.all([writeDraftFiles(threadId, []), dropped?.files ? releaseSentFiles(dropped.messageId) : null]);
 }
 
 /** Ids of the messages this page has sent whose run the server has not confirmed, nor failed. */

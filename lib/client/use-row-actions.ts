@@ -6,6 +6,7 @@ import { actionErrorText } from "./action-error";
 import { getBrowserClient } from "./api-client";
 import { broadcast } from "./cross-tab";
 import { holdDelete, releaseDelete } from "./pending-deletes";
+import { browserStorage, forgetConversationDrafts } from "./use-draft";
 import { patchRow } from "./row-patches";
 
 export const UNDO_MS = 5_000;
@@ -45,6 +46,7 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
         try {
           await getBrowserClient().threads.delete(threadId);
           broadcast({ type: "deleted", threadId });
+          void forgetConversationDrafts(browserStorage(), threadId);
         } catch (err) {
           patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
           toast.error(actionErrorText("delete", err), {
