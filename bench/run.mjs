@@ -76,7 +76,7 @@ if (wanted("scale")) {
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
         if (kind === "threadline" && due && wanted("browser")) {
-          const r = await runBrowser(target, { total: made, oldestTitle: `Question ${label(0)}`, capMs: P.scrollCapMs, navigations: quick ? 2 : 5 }, rec);
+          const r = await runBrowser(target, { total: made, oldestTitle: `Question ${label(0)}`, capMs: P.scrollCapMs, navigations: quick ? 2 : 9 }, rec);
           more.push(...r.errors);
         }
       };

@@ -35,6 +35,7 @@ export function tableRows(p) {
     rows.push([`page.${n}.p95`, "2 first page of 50", `N=${k(n)} p95`, "ms", "lower"]);
     rows.push([`info.${n}.p50`, "2 GET /info", `N=${k(n)} p50`, "ms", "lower"]);
     rows.push([`pageinfo.${n}`, "2 page ÷ /info", `N=${k(n)} p50 ratio`, "×", "lower"]);
+    rows.push([`page.vscontrol.${n}`, "2 first page beside the control", `N=${k(n)}: this server ÷ the control, p50s taking turns`, "×", "none"]);
     rows.push([`busy.${n}.p50`, `2 page, ${p.streamers} runs streaming`, `N=${k(n)} p50`, "ms", "lower"]);
     rows.push([`busy.${n}.p95`, `2 page, ${p.streamers} runs streaming`, `N=${k(n)} p95`, "ms", "lower"]);
     rows.push([`busyinfo.${n}.p50`, `2 GET /info, ${p.streamers} runs streaming`, `N=${k(n)} p50`, "ms", "lower"]);
@@ -132,6 +133,13 @@ export function verdicts(rec, p, store) {
     const a = rec.get(`page.${big[0]}.p50`);
     const b = rec.get(`page.${big.at(-1)}.p50`);
     judge(`first page flat from ${k(big[0])} to ${k(big.at(-1))} (≤ 1.2×)`, b / a <= 1.2, `${fmtMs(a)} → ${fmtMs(b)} ms`);
+  }
+  // The same flatness with the minute's speed divided out: the page at the largest N against the
+  // control's (a few thousand threads) measured in turns with it.
+  const vsAt = reachedSteps.filter((n) => rec.get(`page.vscontrol.${n}`) !== undefined).at(-1);
+  if (vsAt !== undefined && vsAt === last) {
+    const r = rec.get(`page.vscontrol.${vsAt}`);
+    judge(`first page flat up to ${k(vsAt)}, beside the control (≤ 1.2× the control's page, the two taking turns)`, r <= 1.2, `${note(`page.vscontrol.${vsAt}`)} (${r.toFixed(2)}×)`);
   }
   if (last !== undefined && rec.get(`search.${last}.narrow`) !== undefined) {
     const where = `N=${k(last)}${note(`search.${last}.narrow`) ? ` (${note(`search.${last}.narrow`)})` : ""}`;

@@ -45,3 +45,20 @@ describe("store-scale's figures in the report", () => {
     expect(storeStatus(null, {})).toMatchObject({ sqlite: "failed (see Errors)", postgres: expect.stringMatching(/^not run: set BENCH_DATABASE_URL/) });
   });
 });
+
+describe("the first page beside the control", () => {
+  const TL = { name: "Threadline" };
+  const steps = (vs) => {
+    const rec = recorder();
+    for (const n of [1000, 10_000]) rec.value(`create.${n}`, TL, 100);
+    for (const [n, r] of vs) rec.value(`page.vscontrol.${n}`, TL, r, `x ms at N=${n} vs y ms on the control at N=900, taking turns`);
+    return verdicts(rec, { ...P, steps: [1000, 10_000] }).filter((v) => v.what.includes("beside the control (≤ 1.2×"));
+  };
+  it("is judged at the largest N reached, met at 1.2× and missed above it", () => {
+    expect(steps([[1000, 3], [10_000, 1.2]])).toEqual([expect.objectContaining({ ok: true, figure: expect.stringContaining("on the control at N=900") })]);
+    expect(steps([[1000, 1], [10_000, 1.25]]).map((v) => v.ok)).toEqual([false]);
+  });
+  it("is not judged from a smaller N when the largest has no such figure", () => {
+    expect(steps([[1000, 1]])).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { p50, p95, pool, sleep } from "../lib/stats.mjs";
+import { fmtMs, p50, p95, pool, sleep } from "../lib/stats.mjs";
 
 /**
  * Workloads 1–3 on one server: create threads with a first exchange up to each N (8 SDK
@@ -77,6 +77,24 @@ export async function readLatencies(target, samples, warmup = 3) {
     untitled += rows.filter((r) => !rowTitle(r)).length;
   }
   return { page, info, untitled };
+}
+
+/**
+ * The first page on `target` and on `control`, taking turns (which goes first alternates), `samples`
+ * times after `warmup` untimed pairs (ms): the two p50s come from the same minutes of this VM,
+ * so their ratio is the cost of the larger N alone.
+ */
+export async function pagesSideBySide(target, control, samples, warmup = 3) {
+  const here = [];
+  const there = [];
+  for (let i = 0; i < samples + warmup; i++) {
+    for (const [on, into] of i % 2 ? [[control, there], [target, here]] : [[target, here], [control, there]]) {
+      const t = performance.now();
+      await firstPage(on);
+      if (i >= warmup) into.push(performance.now() - t);
+    }
+  }
+  return { here, there };
 }
 
 /** Keeps `width` streaming runs going (one thread each) until the returned stop() is awaited. */
@@ -207,6 +225,11 @@ export async function runScale(target, opts, rec) {
     rec.value(`page.${n}.p95`, target, p95(idle.page));
     rec.value(`info.${n}.p50`, target, p50(idle.info));
     rec.value(`pageinfo.${n}`, target, p50(idle.page) / p50(idle.info));
+    if (control) {
+      // The control holds only the batches made beside it (a few thousand threads): its page is the small-N page.
+      const { here, there } = await pagesSideBySide(target, control, samples);
+      rec.value(`page.vscontrol.${n}`, target, p50(here) / p50(there), `${fmtMs(p50(here))} ms at N=${made} vs ${fmtMs(p50(there))} ms on the control at N=${controlMade}, taking turns`);
+    }
 
     const stop = await backgroundStreams(target, streamers, errors);
     const busy = await readLatencies(target, samples);
