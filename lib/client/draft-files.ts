@@ -57,8 +57,11 @@ async function write(key: string, files: readonly ComposerAttachment[], now: num
   // Another tab signed out, or signed someone else in: this page reloads, and keeps nothing meanwhile.
   if (!s || forgotten || !ownsKept()) return;
   try {
-    if (files.length) await set(key, { files: [...files], at: now } satisfies Kept, s);
-    else await del(key, s);
+    if (files.length) {
+      await set(key, { files: [...files], at: now } satisfies Kept, s);
+      // Someone signed out or in while it was being written: the clear may have run before it landed.
+      if (!ownsKept()) return await del(key, s);
+    } else await del(key, s);
     // The index (entry → when written) lets pruning decide without reading anyone's files.
     let stale: string[] = [];
     await update<Record<string, number>>(

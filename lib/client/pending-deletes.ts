@@ -1,5 +1,4 @@
 import { deleteThreadKeepalive } from "./api-client";
-import { browserStorage, forgetConversationDrafts } from "./use-draft";
 
 /**
  * Deletes waiting out their undo toast. The DELETE request is only sent when the toast closes
@@ -9,11 +8,7 @@ const waiting = new Map<string, () => void>();
 let listening = false;
 
 function flushOnPageHide() {
-  for (const id of waiting.keys()) {
-    deleteThreadKeepalive(id);
-    // The text goes now (localStorage is synchronous); the files, if the page lives long enough.
-    void forgetConversationDrafts(browserStorage(), id);
-  }
+  for (const id of waiting.keys()) deleteThreadKeepalive(id);
   waiting.clear();
 }
 

@@ -4,6 +4,8 @@
  * so the SDK records every run it creates here and forgets it when the run finishes or is stopped.
  * Kept in sessionStorage: a reload still knows which background runs to follow.
  */
+import { ownsKept } from "./storage-owner";
+
 type StreamKey = `lg:stream:${string}`;
 const PREFIX = "lg:stream:";
 const STORE_KEY = "threadline:runs";
@@ -36,7 +38,8 @@ class RunRegistry {
 
   private save() {
     try {
-      sessionStorage.setItem(STORE_KEY, JSON.stringify(this.runs ?? {}));
+      // Not after a sign-out (or someone else's sign-in) in another tab: this page reloads.
+      if (ownsKept()) sessionStorage.setItem(STORE_KEY, JSON.stringify(this.runs ?? {}));
     } catch {
       // private mode / quota: the in-memory copy still works for this page
     }

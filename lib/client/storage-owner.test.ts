@@ -30,12 +30,13 @@ describe("what this browser keeps belongs to one person", () => {
     expect(local.getItem(OWNER_KEY)).toBe("u1");
   });
 
-  it("the same person finds their drafts; a browser with no owner yet keeps what it has", () => {
+  it("the same person finds their drafts; a browser with no owner yet keeps its drafts (the tab's unmarked followed runs go)", () => {
     const local = memoryStorage({ "threadline:drafts": '{"new":1}' });
     const session = memoryStorage({ "threadline:runs": "{}" });
     expect(claimKept(local, session, "u1")).toBe(false);
     expect(kept(local)).toEqual(["threadline:drafts"]);
     expect(local.getItem(OWNER_KEY)).toBe("u1");
+    session.setItem("threadline:runs", '{"t":"r"}');
     expect(claimKept(local, session, "u1")).toBe(false);
     expect(kept(local)).toEqual(["threadline:drafts"]);
     expect(kept(session)).toEqual(["threadline:runs"]);
@@ -49,6 +50,30 @@ describe("what this browser keeps belongs to one person", () => {
     expect(kept(session)).toEqual([]);
     expect(local.getItem("other-app")).toBe("1");
     expect(local.getItem(OWNER_KEY)).toBe("u2");
+  });
+
+  it("a tab's own sessionStorage not marked for this person is swept, though the browser's owner is this person", () => {
+    // Another tab signed A out and B in; this tab, still holding A's followed runs, opens as B.
+    const local = memoryStorage({ [OWNER_KEY]: "u2", "threadline:drafts": '{"b":1}' });
+    const session = memoryStorage({ [OWNER_KEY]: "u1", "threadline:runs": '{"t":"r"}', "threadline:tab": "x" });
+    expect(claimKept(local, session, "u2")).toBe(false);
+    expect(kept(session)).toEqual([]);
+    expect(session.getItem(OWNER_KEY)).toBe("u2");
+    expect(kept(local)).toEqual(["threadline:drafts"]);
+    // Marked for this person: left alone.
+    session.setItem("threadline:runs", '{"t":"r2"}');
+    expect(claimKept(local, session, "u2")).toBe(false);
+    expect(kept(session)).toEqual(["threadline:runs"]);
+  });
+
+  it("what someone else left goes even when the new mark cannot be written (quota)", () => {
+    const local = memoryStorage({ [OWNER_KEY]: "u1", "threadline:drafts": '{"a":1}' });
+    local.setItem = () => {
+      throw new Error("QuotaExceededError");
+    };
+    expect(claimKept(local, memoryStorage(), "u2")).toBe(true);
+    expect(kept(local)).toEqual([]);
+    expect(local.getItem(OWNER_KEY)).toBe("u1");
   });
 
   it("after a sign-out, whatever a tab still wrote is gone at the next sign-in, even the same person's", () => {
@@ -96,6 +121,16 @@ describe("a page after another tab signed out or signed someone else in", () => 
     local.setItem(OWNER_KEY, "u2");
     expect(owner.ownsKept()).toBe(false);
     expect(browserStorage()).toBeNull();
+  });
+
+  it("a file being written when another tab signs out does not stay", async () => {
+    const owner = await import("./storage-owner");
+    const { writeDraftFiles, readDraftFiles } = await import("./draft-files");
+    owner.claimForPage("u1");
+    const writing = writeDraftFiles("t3", [{ id: "f3", name: "f3.txt", size: 3, mimeType: "text/plain", kind: "text", data: btoa("abc") }]);
+    local.setItem(OWNER_KEY, SIGNED_OUT); // while the write is under way
+    await writing;
+    expect(await readDraftFiles("t3")).toEqual([]);
   });
 
   it("in local mode (no owner claimed) the page always keeps its things", async () => {

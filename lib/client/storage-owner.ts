@@ -25,12 +25,23 @@ export function forgetKept(storages: readonly KeyedStorage[]): void {
  * Makes `owner` the owner of what is kept. When someone else was (an id other than theirs), what
  * they left goes first; true then. A browser with no owner yet (local mode before, or a release
  * before this one) keeps what it has: nobody's sign-out was skipped that we could know of.
+ * sessionStorage is each tab's own, and a sign-out sweeps only its own tab's: so each tab's is
+ * marked with its owner too, and swept when that is not this person (a tab reloaded after another
+ * tab signed out or in, or one from before this release: it only held followed runs and a tab id).
  */
 export function claimKept(local: KeyedStorage, session: KeyedStorage, owner: string): boolean {
   const before = local.getItem(OWNER_KEY);
   const someoneElse = before !== null && before !== owner;
   if (someoneElse) forgetKept([local, session]);
-  local.setItem(OWNER_KEY, owner);
+  else if (session.getItem(OWNER_KEY) !== owner) forgetKept([session]);
+  // Marking may fail (quota): what went is gone all the same, and this page then owns nothing.
+  for (const storage of [local, session]) {
+    try {
+      storage.setItem(OWNER_KEY, owner);
+    } catch {
+      // ownsKept() reads the local mark: unchanged, it keeps this page from writing
+    }
+  }
   return someoneElse;
 }
 
@@ -60,7 +71,7 @@ function safeLocalStorage(): Storage | null {
   }
 }
 
-/** The shell's claim for the person the page was rendered for (once per page); true when someone else's things went. */
+/** The shell's claim for the person the page is rendered for (again only when that changes); true when someone else's things went. */
 export function claimForPage(owner: string): boolean {
   if (pageOwner === owner) return false;
   try {
