@@ -136,7 +136,8 @@ Threadline started with it, on a fresh DATA_DIR of its own, that grows only by a
 its own batches${controlMade === undefined ? "" : ` (${controlMade.toLocaleString("en-US")} threads by the end of this run)`}. Each 1a batch, and at each N a batch of ${P.probeN} made 1b's way, is timed between the same
 batch on the control just before and just after it (outside the creating budget); the ratio of the two rates (this server ÷ the mean of the
 control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
-one folder of the repo, so it runs alone and gets no control). The "runs streaming" of workload 2 are
+one folder of the repo, so it runs alone and gets no control). At each N the first page is also timed
+taking turns with the same request on the control (which goes first alternates), so the two p50s share their minutes. The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
 20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings

@@ -131,7 +131,7 @@ test("sign up A, chat, pin a title, sign out; B sees nothing of A's; A signs bac
   await expect(chat.assistantMessages).toHaveCount(1);
 });
 
-test("a shared browser: a session that ended without a sign-out leaves the next person nothing; a sign-out in one tab takes the other tab with it", async ({ page, context, chat }) => {
+test("a shared browser: a session that ended without a sign-out leaves the next person nothing, and the first person's other tab reloads as the next; a sign-out in one tab takes the other tab with it", async ({ page, context, chat }) => {
   const auth = new AuthPage(page);
   const chips = page.getByTestId("composer-attachment");
   const keptText = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("threadline:")).map((k) => localStorage.getItem(k)).join(" "));
@@ -145,6 +145,11 @@ test("a shared browser: a session that ended without a sign-out leaves the next 
   await chat.expectComposerText("Dee's unsent note");
   await expect(chips).toHaveCount(1);
 
+  // A second tab still shows Dee.
+  const second = await context.newPage();
+  await second.goto("/");
+  await expect(second.getByTestId("account-email").first()).toHaveText("dee@example.com");
+
   // Dee's session ends on the server's side (expired, or cleared): nobody signs out here.
   await context.clearCookies();
   await auth.signUp("Eve", "eve@example.com", PASSWORD_B);
@@ -152,13 +157,15 @@ test("a shared browser: a session that ended without a sign-out leaves the next 
   await expect(chips).toHaveCount(0);
   expect(await keptFileKeys(page)).toEqual([]);
   expect(await keptText()).not.toContain("Dee");
+  // Dee's tab does not go on showing Dee's things under Eve's session: it reloads, as Eve.
+  await expect(second.getByTestId("account-email").first()).toHaveText("eve@example.com");
+  await new ChatPage(second).expectComposerText("");
 
   // Eve, in two tabs, signs out in one: the other goes to sign-in and keeps nothing of hers.
   await chat.input.fill("Eve's draft in the first tab");
   await page.getByTestId("attach-input").setInputFiles({ name: "eve-notes.txt", mimeType: "text/plain", buffer: Buffer.from("mine\n") });
   await expect.poll(() => keptFileKeys(page)).toEqual(["draft:new"]);
-  const second = await context.newPage();
-  await second.goto("/");
+  await second.reload();
   await new ChatPage(second).expectComposerText("Eve's draft in the first tab");
   await new AccountMenu(second).signOut();
   await expect(page).toHaveURL(/\/sign-in/);
