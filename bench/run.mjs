@@ -35,7 +35,8 @@ const seedCapFor = (kind) => {
   return quick || capArg ? P.seedCapMs : 1_200_000;
 };
 const KINDS = ["threadline", "langgraph-dev"].filter((k) => !kindsArg || kindsArg.includes(k));
-const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+// The Postgres server is named by its presence only (the URL may hold a password); its version is in Versions.
+const command = `${process.env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL=postgres://… " : ""}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const rec = recorder();
 const errors = [];
 const startedAt = new Date();
@@ -137,7 +138,8 @@ its own batches${controlMade === undefined ? "" : ` (${controlMade.toLocaleStrin
 batch on the control just before and just after it (outside the creating budget); the ratio of the two rates (this server ÷ the mean of the
 control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
 one folder of the repo, so it runs alone and gets no control). At each N the first page is also timed
-taking turns with the same request on the control (which goes first alternates), so the two p50s share their minutes. The "runs streaming" of workload 2 are
+taking turns with the same request on the control (which goes first alternates; the control first gets as many untimed
+pages as this server has just served), so the two p50s share their minutes. The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
 20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings

@@ -192,6 +192,7 @@ export function machine() {
     os: `${os.type()} ${os.release()}`,
     chromium: sh(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"]),
     commit: sh("git", ["rev-parse", "--short", "HEAD"]),
+    postgres: process.env.BENCH_DATABASE_URL ? sh("psql", [process.env.BENCH_DATABASE_URL, "-qAtc", "SHOW server_version"]) : null,
     packages: ["next", "@langchain/langgraph", "@langchain/langgraph-sdk", "@langchain/langgraph-api", "@langchain/langgraph-cli", "better-sqlite3", "playwright"].map((p) => `${p} ${version(p)}`).join(", "),
   };
 }
@@ -240,7 +241,7 @@ fresh \`.langgraph_api\` folder. "Threadline's edge" is how many times better Th
 
 - **Date:** ${startedAt} (took ${minutes} min)
 - **Machine:** ${m.cores} cores, ${m.cpu}, ${m.ramGb} GB RAM, ${m.os}; load average ${load.start} at the start, ${load.end} at the end.
-${Number(load.start.split(" ")[0]) >= m.cores ? "  The load average at the start was at or above the core count: other work shared the machine, so figures are noisy and pessimistic.\n" : ""}- **Versions:** Node ${m.node}; ${m.packages}; ${m.chromium}; commit ${m.commit}
+${Number(load.start.split(" ")[0]) >= m.cores ? "  The load average at the start was at or above the core count: other work shared the machine, so figures are noisy and pessimistic.\n" : ""}- **Versions:** Node ${m.node}; ${m.packages}; ${m.chromium}${m.postgres ? `; PostgreSQL ${m.postgres}` : ""}; commit ${m.commit}
 - **Command:** \`${command}\`
 
 ## How the data was made

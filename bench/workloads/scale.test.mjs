@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelPace, question } from "./scale.mjs";
+import { modelPace, pagesSideBySide, question } from "./scale.mjs";
 
 // The scripted model sees a request's messages as JSON, the way scripted-llm.mjs passes them.
 const asRequest = (content) => JSON.stringify([{ role: "user", content }]);
@@ -17,5 +17,21 @@ describe("the bench's scripted model pace", () => {
 
   it("answers the title timings' conversations after a fixed delay", () => {
     expect(modelPace(asRequest("Plan a weekend in Lisbon mi3xk2"))).toEqual({ firstTokenMs: 100, tokenMs: 5 });
+  });
+});
+
+describe("the first page beside the control", () => {
+  const fake = (name, calls) => ({ kind: "threadline", name, client: { threads: { search: async () => (calls.push(name), []) } } });
+  it("warms the control as asked, then takes turns, alternating which goes first, and times only the samples", async () => {
+    const calls = [];
+    const { here, there } = await pagesSideBySide(fake("target", calls), fake("control", calls), 4, { warmup: 2, controlWarmup: 3 });
+    expect(calls).toEqual([
+      ...Array(3).fill("control"),
+      "target", "control", "control", "target", // the two untimed pairs
+      "target", "control", "control", "target", "target", "control", "control", "target",
+    ]);
+    expect(here).toHaveLength(4);
+    expect(there).toHaveLength(4);
+    expect([...here, ...there].every((ms) => ms >= 0)).toBe(true);
   });
 });

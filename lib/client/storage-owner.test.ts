@@ -133,6 +133,17 @@ describe("a page after another tab signed out or signed someone else in", () => 
     expect(await readDraftFiles("t3")).toEqual([]);
   });
 
+  it("a page whose person changes without a reload claims again, and the first person's things go", async () => {
+    const owner = await import("./storage-owner");
+    expect(owner.claimForPage("u1")).toBe(false);
+    local.setItem("threadline:drafts", "{}");
+    expect(owner.claimForPage("u1")).toBe(false); // every render of the shell: nothing new
+    expect(local.getItem("threadline:drafts")).toBe("{}");
+    expect(owner.claimForPage("u2")).toBe(true);
+    expect(local.getItem("threadline:drafts")).toBeNull();
+    expect(owner.ownsKept()).toBe(true);
+  });
+
   it("in local mode (no owner claimed) the page always keeps its things", async () => {
     const owner = await import("./storage-owner");
     const { browserStorage } = await import("./use-draft");
