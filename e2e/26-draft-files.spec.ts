@@ -1,3 +1,4 @@
+import type { ChatPage } from "./pages/ChatPage";
 import { expect, keptFileKeys, test } from "./support";
 
 // Files waiting in the composer are kept like its text (lib/client/draft-files.ts, IndexedDB).
@@ -71,14 +72,19 @@ test("a send with a file that never reached the server comes back with its file 
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
 });
 
-test("a failed send with a file, followed by another message instead, puts its text and file back", async ({ page, chat }) => {
-  const chips = page.getByTestId("composer-attachment");
-  await chat.startConversation("Another conversation with a bad connection");
+/** A new conversation whose next send, with NOTES attached, fails at the network (the run route stays blocked). */
+async function failSendWithFile(page: import("@playwright/test").Page, chat: ChatPage, conversation: string, text: string) {
+  await chat.startConversation(conversation);
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
   await page.getByTestId("attach-input").setInputFiles(NOTES);
-  await chat.send("The failed one, with its file");
+  await chat.send(text);
   await expect(chat.error).toBeVisible();
+}
+
+test("a failed send with a file, followed by another message instead, puts its text and file back", async ({ page, chat }) => {
+  const chips = page.getByTestId("composer-attachment");
+  await failSendWithFile(page, chat, "Another conversation with a bad connection", "The failed one, with its file");
   await page.unroute(isRunStream);
   await chat.send("Something else instead");
   await expect(chat.input).toHaveValue("The failed one, with its file");
@@ -90,12 +96,7 @@ test("a failed send with a file, followed by another message instead, puts its t
 });
 
 test("a retried send with a file, once it arrives, leaves no copy of its file behind", async ({ page, chat }) => {
-  await chat.startConversation("A conversation whose send is retried");
-  await chat.waitForAnswerToFinish();
-  await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
-  await chat.send("Retried with its file");
-  await expect(chat.error).toBeVisible();
+  await failSendWithFile(page, chat, "A conversation whose send is retried", "Retried with its file");
   await expect.poll(() => keptFileKeys(page)).toEqual([expect.stringMatching(/^sent:/)]);
   await page.unroute(isRunStream);
   await chat.retryButton.click();

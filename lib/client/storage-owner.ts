@@ -63,7 +63,8 @@ export function disownKept(): void {
   safeLocalStorage()?.setItem(OWNER_KEY, SIGNED_OUT);
 }
 
-function safeLocalStorage(): Storage | null {
+/** This origin's localStorage, or null (on the server, or where the browser refuses it). */
+export function safeLocalStorage(): Storage | null {
   try {
     return typeof window === "undefined" ? null : window.localStorage;
   } catch {

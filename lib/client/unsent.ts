@@ -55,17 +55,17 @@ export function moveUnsent(storage: UnsentStorage, from: string, to: string, mes
 
 /** The server has the message (its run was created): nothing left to keep. */
 export function releaseUnsent(storage: UnsentStorage, key: string, messageId: string) {
-  const records = load(storage);
-  if (records[key]?.messageId !== messageId) return;
-  delete records[key];
-  save(storage, records);
+  dropUnsent(storage, key, messageId);
 }
 
-/** A deleted conversation: its send, whatever it was, is not kept. Returns the record dropped. */
-export function dropUnsent(storage: UnsentStorage, key: string): Unsent | null {
+/**
+ * Removes the send kept under `key` (only if it is `messageId`'s, when given: a deleted
+ * conversation's goes whatever it was). Returns the record dropped.
+ */
+export function dropUnsent(storage: UnsentStorage, key: string, messageId?: string): Unsent | null {
   const records = load(storage);
   const dropped = records[key] ?? null;
-  if (!dropped) return null;
+  if (!dropped || (messageId !== undefined && dropped.messageId !== messageId)) return null;
   delete records[key];
   save(storage, records);
   return dropped;

@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
-import { ownsKept } from "./storage-owner";
+import { ownsKept, safeLocalStorage } from "./storage-owner";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
 import { dropUnsent, joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
 
@@ -38,8 +38,11 @@ export function writeDraft(storage: DraftStorage, key: string, text: string, now
  * got with that send's files, are not kept (they would otherwise wait for the bounds to push them out).
  */
 export async function forgetConversationDrafts(storage: DraftStorage | null, threadId: string): Promise<void> {
-  const dropped = storage ? dropUnsent(storage, threadId) : null;
-  if (storage) writeDraft(storage, threadId, "");
+  let dropped: ReturnType<typeof dropUnsent> = null;
+  if (storage) {
+    dropped = dropUnsent(storage, threadId);
+    writeDraft(storage, threadId, "");
+  }
   await Promise.all([writeDraftFiles(threadId, []), dropped?.files ? releaseSentFiles(dropped.messageId) : null]);
 }
 
@@ -49,11 +52,8 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** localStorage, while this page may keep things there (storage-owner.ts: not after a sign-out in another tab). */
 export function browserStorage(): DraftStorage | null {
-  try {
-    return typeof window === "undefined" || !ownsKept(window.localStorage) ? null : window.localStorage;
-  } catch {
-    return null;
-  }
+  const storage = safeLocalStorage();
+  return storage && ownsKept(storage) ? storage : null;
 }
 
 /**
