@@ -135,7 +135,7 @@ export function verdicts(rec, p, store) {
     judge(`first page flat from ${k(big[0])} to ${k(big.at(-1))} (≤ 1.2×)`, b / a <= 1.2, `${fmtMs(a)} → ${fmtMs(b)} ms`);
   }
   // The same flatness with the minute's speed divided out: the page at the largest N against the
-  // control's (a few thousand threads) measured in turns with it.
+  // control's (only the threads made beside it: 1.2k–6.2k in a full run) measured in turns with it.
   const vsAt = reachedSteps.filter((n) => rec.get(`page.vscontrol.${n}`) !== undefined).at(-1);
   if (vsAt !== undefined && vsAt === last) {
     const r = rec.get(`page.vscontrol.${vsAt}`);

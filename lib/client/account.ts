@@ -3,7 +3,7 @@
  * settings, as plain same-origin JSON requests (the cookies are httpOnly; the browser sends them).
  */
 import { forgetDraftFiles } from "./draft-files";
-import { disownKept, forgetKept } from "./storage-owner";
+import { disownKept, forgetKept, safeLocalStorage, safeSessionStorage } from "./storage-owner";
 
 export interface ApiKeyInfo {
   id: string;
@@ -54,12 +54,18 @@ export async function signUp(name: string, email: string, password: string): Pro
   if (!res.ok) throw await failure(res, "sign-up");
 }
 
-/** Ends the session and forgets this person's drafts (their text and files) and followed runs in this browser. */
+/**
+ * Ends the session and forgets this person's drafts (their text and files) and followed runs in
+ * this browser. Throws, keeping everything, when the server did not end the session (the person
+ * is still signed in: their drafts stay theirs). Once it has, nothing of the clean-up may fail the
+ * sign-out: storage that refuses a write keeps what it had, and the page still leaves.
+ */
 export async function signOut(): Promise<void> {
-  await postJson("/api/auth/sign-out", {});
+  const res = await postJson("/api/auth/sign-out", {});
+  if (!res.ok) throw new AccountError(res.status, "Could not sign out.");
   // First, so the person's other open tabs reload and stop writing (use-kept-owner.ts).
   disownKept();
-  forgetKept([window.localStorage, window.sessionStorage]);
+  forgetKept([safeLocalStorage(), safeSessionStorage()].filter((s): s is Storage => s !== null));
   await forgetDraftFiles();
 }
 

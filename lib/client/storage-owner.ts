@@ -60,13 +60,26 @@ export function ownsKept(local: Pick<Storage, "getItem"> | null = safeLocalStora
 
 /** Signing out: nobody owns what this browser keeps, and no open page of the person may write it. */
 export function disownKept(): void {
-  safeLocalStorage()?.setItem(OWNER_KEY, SIGNED_OUT);
+  try {
+    safeLocalStorage()?.setItem(OWNER_KEY, SIGNED_OUT);
+  } catch {
+    // storage refusing writes: the sweep after this still empties it, and the server has signed out
+  }
 }
 
 /** This origin's localStorage, or null (on the server, or where the browser refuses it). */
 export function safeLocalStorage(): Storage | null {
   try {
     return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** This tab's sessionStorage, or null (likewise). */
+export function safeSessionStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.sessionStorage;
   } catch {
     return null;
   }
