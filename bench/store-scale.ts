@@ -2,7 +2,7 @@
  * Read side of the store at scale: seeds N threads through the store's own write functions
  * (insertThread with a title, setStatus for later activity — the calls the API makes), then
  * times the sidebar's first page, title search (one match, every thread, none, the oldest
- * tenth) and the per-user first page (accounts mode's owner filter) as the raw store query, and
+ * tenth, and that again as of a snapshot before the latest activity) and the per-user first page (accounts mode's owner filter) as the raw store query, and
  * the first page and three of the searches as the SDK sees them through the real API handler
  * (called in-process: no HTTP), beside a bare GET /info. Every read checks its row count.
  *
@@ -67,7 +67,7 @@ async function time(name: string, fn: () => Promise<unknown>) {
     await fn();
     xs.push(performance.now() - t);
   }
-  console.log(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
+  console.log(`${name.padEnd(52)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
   figures.push({ n: currentN, name, p50: pct(xs, 50), p95: pct(xs, 95) });
   return pct(xs, 50);
 }
@@ -85,6 +85,7 @@ async function main() {
   try {
     for (const n of sizes) {
       const t = performance.now();
+      const made0 = made;
       await seed(h, made, n, base);
       made = n;
       currentN = n;
@@ -108,6 +109,11 @@ async function main() {
       const oldestMatches = Math.min(n, 10 ** (7 - oldest.length));
       const oldestPage = Math.min(50, oldestMatches);
       await time(`store: title search, the oldest ${oldestMatches} (${oldest})`, () => expectRows(sidebarQuery({ titleSearch: oldest }), oldestPage));
+      // The same search on a later page's snapshot: as of the end of this step's creates, so the
+      // threads this step made active again afterwards (every 20th, 4,500 at 100k) are "active
+      // since" and each is tested against the matches (buildSearch's second branch).
+      const before = sidebarQuery({ titleSearch: oldest, asOf: iso(base + n * 10) });
+      await time(`store: title search, the oldest ${oldestMatches}, ${Math.ceil((n - made0) / 20)} active since`, () => expectRows(before, oldestPage));
       await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), Math.max(0, Math.min(50, Math.ceil((n - 7) / USERS)))));
       await time("api: GET /info", async () => (await h.fetch("/info")).json());
       const expectPage = async (search: string, want: number) => {
