@@ -109,10 +109,10 @@ async function main() {
       const oldestMatches = Math.min(n, 10 ** (7 - oldest.length));
       const oldestPage = Math.min(50, oldestMatches);
       await time(`store: title search, the oldest ${oldestMatches} (${oldest})`, () => expectRows(sidebarQuery({ titleSearch: oldest }), oldestPage));
-      // The same search on a later page's snapshot: as of the end of this step's creates, so the
-      // threads this step made active again afterwards (every 20th, 4,500 at 100k) are "active
-      // since" and each is tested against the matches (buildSearch's second branch).
-      const before = sidebarQuery({ titleSearch: oldest, asOf: iso(base + n * 10) });
+      // The same search on a later page's snapshot: as of just before this step's later activity
+      // (after its last create), so the threads it made active again (every 20th, 4,500 at 100k)
+      // are "active since" and each is tested against the matches (buildSearch's second branch).
+      const before = sidebarQuery({ titleSearch: oldest, asOf: iso(base + n * 10 - 1) });
       await time(`store: title search, the oldest ${oldestMatches}, ${Math.ceil((n - made0) / 20)} active since`, () => expectRows(before, oldestPage));
       await time("store: per-user first page (owner)", () => expectRows(sidebarQuery({ authFilters: { owner: "user-7" } }), Math.max(0, Math.min(50, Math.ceil((n - 7) / USERS)))));
       await time("api: GET /info", async () => (await h.fetch("/info")).json());

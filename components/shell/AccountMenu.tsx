@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
-import { signOut } from "@/lib/client/account";
+import { AccountError, signOut } from "@/lib/client/account";
 import { KeyIcon, SignOutIcon } from "@/components/ui/icons";
 
 export interface SignedInAccount {
@@ -24,9 +24,9 @@ export function AccountMenu({ account, onNavigate }: { account: SignedInAccount;
       // A full load on purpose: the list cache and every open stream of this person go with the page.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign("/sign-in");
-    } catch {
+    } catch (err) {
       setLeaving(false);
-      toast.error("Could not sign out. Check your connection and try again.");
+      toast.error(err instanceof AccountError ? err.message : "Could not sign out. Check your connection and try again.");
     }
   }
   return (

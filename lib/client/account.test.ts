@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { safeNext, signOut, tooManyAttemptsText } from "./account";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { safeNext, tooManyAttemptsText } from "./account";
 import { OWNER_KEY, SIGNED_OUT } from "./storage-owner";
 
 describe("tooManyAttemptsText", () => {
@@ -25,13 +25,14 @@ describe("safeNext", () => {
   });
 });
 
-/** A Storage over a Map; `refuseWrites` makes setItem throw as a full or locked-down storage does. */
-function memoryStorage(entries: Record<string, string>, refuseWrites = false) {
+/** A Storage over a Map; `refuseWrites` makes setItem throw as a full storage does. */
+function memoryStorage(entries: Record<string, string>) {
   const m = new Map(Object.entries(entries));
   return {
+    refuseWrites: false,
     getItem: (k: string) => m.get(k) ?? null,
-    setItem: (k: string, v: string) => {
-      if (refuseWrites) throw new DOMException("quota", "QuotaExceededError");
+    setItem(k: string, v: string) {
+      if (this.refuseWrites) throw new DOMException("quota", "QuotaExceededError");
       m.set(k, String(v));
     },
     removeItem: (k: string) => void m.delete(k),
@@ -44,43 +45,69 @@ function memoryStorage(entries: Record<string, string>, refuseWrites = false) {
 }
 
 describe("signOut", () => {
+  // Fresh modules each time: draft-files remembers a sign-out for the rest of the page.
+  beforeEach(() => vi.resetModules());
   afterEach(() => vi.unstubAllGlobals());
-  const answer = (status: number) => vi.fn(async () => new Response(JSON.stringify(status < 400 ? { success: true } : { message: "down" }), { status }));
+  const answer = (status: number, headers: Record<string, string> = {}) =>
+    vi.fn(async () => new Response(JSON.stringify(status < 400 ? { success: true } : { message: "down" }), { status, headers }));
+  const file = { id: "f1", name: "notes.txt", size: 3, mimeType: "text/plain", kind: "text" as const, data: btoa("abc") };
 
-  it("keeps everything and says so when the server did not end the session", async () => {
-    const local = memoryStorage({ "threadline:drafts": '{"new":{"text":"half a thought"}}', [OWNER_KEY]: "u1" });
-    const session = memoryStorage({ "threadline:runs": "{}" });
+  /** A signed-in page with a draft's text and file, on `fetch`. */
+  async function signedIn(fetch: typeof globalThis.fetch, local = memoryStorage({ "threadline:drafts": '{"new":{"text":"half a thought"}}', [OWNER_KEY]: "u1" })) {
+    const session = memoryStorage({ "threadline:runs": "{}", [OWNER_KEY]: "u1" });
     vi.stubGlobal("window", { localStorage: local, sessionStorage: session });
-    vi.stubGlobal("fetch", answer(503));
-    await expect(signOut()).rejects.toThrow("Could not sign out.");
+    vi.stubGlobal("fetch", fetch);
+    const files = await import("./draft-files");
+    await files.writeDraftFiles("new", [file]);
+    const { signOut } = await import("./account");
+    return { local, session, signOut, files };
+  }
+
+  it("keeps everything and says so when the server did not end the session (an error, or no answer)", async () => {
+    const failing = [answer(503), vi.fn(async () => Promise.reject(new TypeError("Failed to fetch")))];
+    for (const fetch of failing) {
+      vi.resetModules();
+      const { local, session, signOut, files } = await signedIn(fetch as typeof globalThis.fetch);
+      await expect(signOut()).rejects.toThrow(/sign out|fetch/);
+      expect(local.getItem("threadline:drafts")).toContain("half a thought");
+      expect(local.getItem(OWNER_KEY)).toBe("u1");
+      expect(session.getItem("threadline:runs")).toBe("{}");
+      expect((await files.readDraftFiles("new")).map((f) => f.id)).toEqual(["f1"]);
+      await files.clearDraftFiles();
+    }
+  });
+
+  it("too many sign-outs: the wait the server asked for, and nothing forgotten", async () => {
+    const { local, signOut } = await signedIn(answer(429, { "retry-after": "120" }));
+    await expect(signOut()).rejects.toThrow("Too many attempts. Wait 2 minutes, then try again.");
     expect(local.getItem("threadline:drafts")).toContain("half a thought");
-    expect(local.getItem(OWNER_KEY)).toBe("u1");
-    expect(session.getItem("threadline:runs")).toBe("{}");
   });
 
   it("once the server signed out, forgets this browser's things and marks it nobody's", async () => {
-    const local = memoryStorage({ "threadline:drafts": "{}", "other-app": "1", [OWNER_KEY]: "u1" });
-    const session = memoryStorage({ "threadline:tab": "t" });
-    vi.stubGlobal("window", { localStorage: local, sessionStorage: session });
     const fetch = answer(200);
-    vi.stubGlobal("fetch", fetch);
+    const { local, session, signOut, files } = await signedIn(fetch);
+    local.setItem("other-app", "1");
     await signOut();
     expect(fetch).toHaveBeenCalledWith("/api/auth/sign-out", expect.objectContaining({ method: "POST" }));
     expect([...local.raw.keys()].sort()).toEqual(["other-app", OWNER_KEY]);
     expect(local.getItem(OWNER_KEY)).toBe(SIGNED_OUT);
-    expect(session.raw.size).toBe(0);
+    expect([...session.raw.keys()]).toEqual([OWNER_KEY]);
+    expect(await files.readDraftFiles("new")).toEqual([]);
   });
 
-  it("a storage that refuses writes does not turn a done sign-out into a failure", async () => {
-    const local = memoryStorage({ "threadline:drafts": "{}", [OWNER_KEY]: "u1" }, true);
+  it("a storage that refuses writes does not turn a done sign-out into a failure, and still leaves no owner", async () => {
+    const local = memoryStorage({ "threadline:drafts": "{}", [OWNER_KEY]: "u1" });
+    const { signOut } = await signedIn(answer(200), local);
+    local.refuseWrites = true;
     vi.stubGlobal("window", {
       localStorage: local,
       get sessionStorage(): Storage {
         throw new DOMException("blocked", "SecurityError");
       },
     });
-    vi.stubGlobal("fetch", answer(200));
     await expect(signOut()).resolves.toBeUndefined();
     expect(local.getItem("threadline:drafts")).toBeNull();
+    // Not the signed-in person's any more: their other tabs reload and stop writing (ownsKept).
+    expect(local.getItem(OWNER_KEY)).toBeNull();
   });
 });

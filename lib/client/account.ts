@@ -62,10 +62,15 @@ export async function signUp(name: string, email: string, password: string): Pro
  */
 export async function signOut(): Promise<void> {
   const res = await postJson("/api/auth/sign-out", {});
-  if (!res.ok) throw new AccountError(res.status, "Could not sign out.");
+  if (res.status === 429) throw new AccountError(429, tooManyAttemptsText(res.headers.get("retry-after")));
+  if (!res.ok) throw new AccountError(res.status, "Could not sign out. Check your connection and try again.");
   // First, so the person's other open tabs reload and stop writing (use-kept-owner.ts).
   disownKept();
-  forgetKept([safeLocalStorage(), safeSessionStorage()].filter((s): s is Storage => s !== null));
+  try {
+    forgetKept([safeLocalStorage(), safeSessionStorage()].filter((s): s is Storage => s !== null));
+  } catch {
+    // a storage that throws on reads keeps what it had; the owner mark above already stops its use
+  }
   await forgetDraftFiles();
 }
 

@@ -60,10 +60,17 @@ export function ownsKept(local: Pick<Storage, "getItem"> | null = safeLocalStora
 
 /** Signing out: nobody owns what this browser keeps, and no open page of the person may write it. */
 export function disownKept(): void {
+  const local = safeLocalStorage();
   try {
-    safeLocalStorage()?.setItem(OWNER_KEY, SIGNED_OUT);
+    local?.setItem(OWNER_KEY, SIGNED_OUT);
   } catch {
-    // storage refusing writes: the sweep after this still empties it, and the server has signed out
+    // A storage refusing writes (full) still removes: no owner is not this person either, so their
+    // other tabs reload and stop writing all the same. And the server has signed out: no throw.
+    try {
+      local?.removeItem(OWNER_KEY);
+    } catch {
+      // nothing more this browser lets us do
+    }
   }
 }
 

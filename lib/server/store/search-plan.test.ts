@@ -253,15 +253,18 @@ describe("choosing and running a title search without reading every match", () =
   });
 
   it("a narrow search finds the threads active since as_of through the activity range, not by looking every match up again", async () => {
-    // As of the first page, and as of a snapshot before the later activity (300 threads active since).
-    const snapshots = [{}, { asOf: iso(BASE + SEEDED * 1000) }];
+    // As of the first page, and as of just before the later activity (300 threads active since).
+    const snapshots = [{}, { asOf: iso(BASE + SEEDED * 1000 - 1) }];
     for (const query of ["t1234", "ARCHIVED"].flatMap((titleSearch) => snapshots.map((at) => sidebar({ titleSearch, ...at })))) {
-      const tree = planTree(await q.explainSearch(query, "narrow"));
+      const plan = await q.explainSearch(query, "narrow");
+      const tree = planTree(plan);
       const ops = flat(tree).map((n) => n.op);
       expect(ops.filter((op) => /tl_threads_activity\b/.test(op) && activeSinceRange(op)), show(tree)).toHaveLength(1);
       // Only the settled branch looks the matches up (Postgres: their sort keys, then the page's rows).
       const byKey = h.dialect === "postgres" ? /using tl_threads_pkey\b/ : /^SEARCH t USING (INDEX sqlite_autoindex_tl_threads_1|PRIMARY KEY)/;
-      expect(ops.filter((op) => byKey.test(op)), show(tree)).toHaveLength(h.dialect === "postgres" ? 2 : 1);
+      expect(ops.filter((op) => byKey.test(op)).length, show(tree)).toBeLessThanOrEqual(h.dialect === "postgres" ? 2 : 1);
+      // Postgres tests each thread active since against the matches hashed once, not a rescan per thread.
+      if (h.dialect === "postgres" && query.asOf !== sidebar().asOf) expect(JSON.stringify(plan)).toMatch(/hashed SubPlan \d+\) IS TRUE/);
     }
   });
 
