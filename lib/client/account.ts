@@ -58,7 +58,8 @@ export async function signUp(name: string, email: string, password: string): Pro
  * Ends the session and forgets this person's drafts (their text and files) and followed runs in
  * this browser. Throws, keeping everything, when the server did not end the session (the person
  * is still signed in: their drafts stay theirs). Once it has, nothing of the clean-up may fail the
- * sign-out: storage that refuses a write keeps what it had, and the page still leaves.
+ * sign-out: a storage that refuses writes or reads is cleaned as far as it lets us, and the page
+ * still leaves.
  */
 export async function signOut(): Promise<void> {
   const res = await postJson("/api/auth/sign-out", {});
