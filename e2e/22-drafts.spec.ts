@@ -160,3 +160,52 @@ test("a second tab opening the conversation while the first tab's send is under 
   await expect(chat.input).toHaveValue("Sent from the first tab, still on its way");
   await expect.poll(() => unsentKeys(page)).toEqual([]);
 });
+
+test("a send left by a tab that closed before the server had it is back at once in the next tab to open the conversation", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("A tab closed mid-send");
+  await chat.waitForAnswerToFinish();
+  // The send's request is held, then dropped as the tab goes (a request left pending is let
+  // through when its page closes).
+  let held: import("@playwright/test").Route | undefined;
+  await page.route(isRunStream, (route) => void (held = route));
+  await chat.send("Sent just before the tab closed");
+  await expect.poll(() => held !== undefined).toBe(true);
+  expect(await unsentKeys(page)).toEqual([id]);
+  await held!.abort();
+  await page.close();
+
+  // Well within the minute a tab that is still open would be given: nobody answers for the tab that sent it.
+  const next = await context.newPage();
+  const nextChat = new ChatPage(next);
+  await nextChat.open(id);
+  await nextChat.expectComposerText("Sent just before the tab closed");
+  await expect.poll(() => unsentKeys(next)).toEqual([]);
+  expect(((await apiClient().threads.getState(id)).values as { messages: unknown[] }).messages).toHaveLength(2);
+});
+
+test("a duplicated tab (its sessionStorage copied) takes an id of its own and leaves the open tab's send to it", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("A tab and its duplicate");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, () => undefined);
+  await chat.send("Sent from the original, still on its way");
+  const tabOf = (p: typeof page) => p.evaluate(() => sessionStorage.getItem("threadline:tab"));
+  const original = await tabOf(page);
+  expect(original).toBeTruthy();
+
+  // What the browser's "Duplicate" does to sessionStorage: the copy starts with the same tab id.
+  const copy = await context.newPage();
+  await copy.addInitScript((tab) => {
+    if (!sessionStorage.getItem("threadline:tab")) sessionStorage.setItem("threadline:tab", tab);
+  }, original!);
+  const copyChat = new ChatPage(copy);
+  await copyChat.open(id);
+  await copyChat.expectComposerText("");
+  expect(await unsentKeys(copy)).toEqual([id]);
+  await expect.poll(() => tabOf(copy)).not.toBe(original);
+  expect(await tabOf(page)).toBe(original);
+
+  // The original, reloaded, is still itself (the copy answers for its own id now) and takes its send back.
+  await page.reload();
+  await expect(chat.input).toHaveValue("Sent from the original, still on its way");
+  await expect.poll(() => unsentKeys(page)).toEqual([]);
+});

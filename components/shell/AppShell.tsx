@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useKeptOwner } from "@/lib/client/use-kept-owner";
+import { answerTabQuestions } from "@/lib/client/tab-presence";
 import { useCalendarOffset } from "@/lib/client/use-calendar-offset";
 import { useNow } from "@/lib/client/use-now";
 import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
@@ -55,6 +56,8 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
   const now = useNow(serverNow);
   const tzOffsetMin = useCalendarOffset(renderedOffset);
   useEffect(() => noteServerTime(serverNow), [serverNow]);
+  // Other tabs may ask whether this one is open (a send it left; a duplicated tab's id).
+  useEffect(() => answerTabQuestions(), []);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [newChatKey, setNewChatKey] = useState(0);
   const asideSearch = useRef<HTMLInputElement>(null);

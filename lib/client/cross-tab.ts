@@ -7,7 +7,10 @@ export type TabMessage =
   | { type: "created"; threadId: string; createdAt: string }
   | { type: "activity"; threadId: string; at: string; busy: boolean; runId?: string }
   | { type: "starred"; threadId: string; starred: boolean }
-  | { type: "deleted"; threadId: string };
+  | { type: "deleted"; threadId: string }
+  // Is the tab with this id open? (tab-presence.ts) Its answer carries the question's nonce.
+  | { type: "tab-ping"; tab: string; nonce: string }
+  | { type: "tab-here"; tab: string; nonce: string };
 
 const CHANNEL = "threadline";
 let channel: BroadcastChannel | null = null;

@@ -71,26 +71,32 @@ export function dropUnsent(storage: UnsentStorage, key: string, messageId?: stri
   return dropped;
 }
 
+/** The send kept under `key`, left where it is (to know whether its tab must be asked about first). */
+export function peekUnsent(storage: UnsentStorage, key: string): Unsent | null {
+  return load(storage)[key] ?? null;
+}
+
 /**
  * The send to put back into the composer of conversation `key`, removing its record: none while
- * this page's own send of it is still under way (`inFlight`), none while another tab's send is
- * younger than OTHER_TAB_GRACE_MS (left for that tab), and none when the conversation already
- * holds the message (`delivered`: its id is among the thread's messages or in the input of its
- * pending or running runs; the record is still removed, and returned marked delivered so its
- * files can go too). Null when none is taken.
+ * this page's own send of it is still under way (`inFlight`); none while another tab that sent it
+ * is still open (`senderOpen`, asked by tab-presence.ts), or, when that could not be asked, while
+ * its send is younger than OTHER_TAB_GRACE_MS; and none when the conversation already holds the
+ * message (`delivered`: its id is among the thread's messages or in the input of its pending or
+ * running runs; the record is still removed, and returned marked delivered so its files can go
+ * too). Null when none is taken.
  */
 export function takeUnsent(
   storage: UnsentStorage,
   key: string,
   inFlight: ReadonlySet<string>,
   delivered: ReadonlySet<string>,
-  here: { tab?: string; now?: number } = {},
+  here: { tab?: string; now?: number; senderOpen?: boolean | null } = {},
 ): { messageId: string; text: string; delivered: boolean; files: boolean } | null {
   const records = load(storage);
   const record = records[key];
   if (!record || inFlight.has(record.messageId)) return null;
   const otherTab = record.tab !== undefined && here.tab !== undefined && record.tab !== here.tab;
-  if (otherTab && (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS) return null;
+  if (otherTab && (here.senderOpen ?? (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS)) return null;
   delete records[key];
   save(storage, records);
   return { messageId: record.messageId, text: record.text, delivered: delivered.has(record.messageId), files: record.files === true };
@@ -127,7 +133,10 @@ export function inputMessageIds(runs: readonly unknown[]): string[] {
 const TAB_KEY = "threadline:tab";
 let pageTab: string | undefined;
 
-/** This browser tab's id: kept in sessionStorage, so it outlives a reload and no other tab shares it. */
+/**
+ * This browser tab's id: kept in sessionStorage, so it outlives a reload. A tab the browser
+ * duplicated starts with a copy of it; tab-presence.ts finds that out and calls renewTabId.
+ */
 export function tabId(): string | undefined {
   if (pageTab) return pageTab;
   try {
@@ -138,4 +147,16 @@ export function tabId(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A new id for this tab, which found another open tab with its id (a duplicate of it). */
+export function renewTabId(): string | undefined {
+  try {
+    const id = crypto.randomUUID();
+    sessionStorage.setItem(TAB_KEY, id);
+    pageTab = id;
+  } catch {
+    // no sessionStorage: tabId() had none to copy either
+  }
+  return pageTab;
 }

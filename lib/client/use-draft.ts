@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { ownsKept, safeLocalStorage } from "./storage-owner";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
-import { dropUnsent, joinUnsentAndDraft, tabId, takeUnsent } from "./unsent";
+import { isTabOpen, settledTabId } from "./tab-presence";
+import { dropUnsent, joinUnsentAndDraft, peekUnsent, tabId, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -72,19 +73,37 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   // record is gone from storage by then, and its files are still to be restored.
   const takenFor = useRef<{ key: string; send: TakenSend } | null>(null);
   useEffect(() => {
+    let cancelled = false;
+    const restore = (here: { tab?: string; senderOpen?: boolean | null }) => {
+      const storage = browserStorage();
+      let send: TakenSend | null = null;
+      if (storage) {
+        send = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current, here);
+        if (send) takenFor.current = { key, send };
+        else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
+        const unsent = send && !send.delivered ? send.text : "";
+        const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
+        if (unsent) writeDraft(storage, key, text);
+        // Restoring from storage after hydration is the point of this effect.
+        setText(text);
+      }
+      setRestored({ key, send });
+    };
+    // A send another tab made: is that tab still open (and is this one not a copy of it)? Asking
+    // takes up to ANSWER_WAIT_MS, so only when there is such a send.
     const storage = browserStorage();
-    let send: TakenSend | null = null;
-    if (storage) {
-      send = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current, { tab: tabId() });
-      if (send) takenFor.current = { key, send };
-      else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
-      const unsent = send && !send.delivered ? send.text : "";
-      const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
-      if (unsent) writeDraft(storage, key, text);
-      // Restoring from storage after hydration is the point of this effect.
-      setText(text);
-    }
-    setRestored({ key, send });
+    const waiting = storage ? peekUnsent(storage, key) : null;
+    const sender = waiting && !sendsUnderWay.has(waiting.messageId) ? waiting.tab : undefined;
+    if (!sender) restore({ tab: tabId() });
+    else
+      void (async () => {
+        const tab = await settledTabId();
+        const senderOpen = sender === tab ? false : await isTabOpen(sender);
+        if (!cancelled) restore({ tab, senderOpen });
+      })();
+    return () => {
+      cancelled = true;
+    };
   }, [key]);
   const update = useCallback(
     (next: string) => {

@@ -24,7 +24,7 @@ export function useOtherTabs({ threadId, busy, join }: OtherTabsOptions): { dele
   useEffect(() => {
     if (!threadId) return;
     return onTabMessage((m) => {
-      if (m.threadId !== threadId) return;
+      if (!("threadId" in m) || m.threadId !== threadId) return;
       if (m.type === "deleted") setDeletedElsewhere(true);
       else if (m.type === "activity" && m.busy && m.runId && !latest.current.busy) latest.current.join(m.runId);
     });
