@@ -14,10 +14,11 @@ const STORE_KEY = "threadline:unsent";
 const MAX_RECORDS = 50;
 
 /**
- * How long a send made in another tab is left to that tab. Until its run is created only the
- * sending page knows whether it is still under way; a second tab opening the conversation in the
- * meantime would otherwise take the text and offer it to be sent again. Far longer than creating a
- * run takes; a record still there after it belongs to a tab that closed or failed, and is taken.
+ * How long a send made in another tab is left to that tab when the tabs cannot be asked whether it
+ * is open (tab-presence.ts; no BroadcastChannel). Until its run is created only the sending page
+ * knows whether it is still under way; a second tab opening the conversation in the meantime would
+ * otherwise take the text and offer it to be sent again. Far longer than creating a run takes; a
+ * record still there after it belongs to a tab that closed or failed, and is taken.
  */
 export const OTHER_TAB_GRACE_MS = 60_000;
 
