@@ -183,6 +183,22 @@ test("a send left by a tab that closed before the server had it is back at once 
   expect(((await apiClient().threads.getState(id)).values as { messages: unknown[] }).messages).toHaveLength(2);
 });
 
+test("a send that failed in a tab still open is taken by another tab opening the conversation, not left for a minute", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("A failed send, its tab still open");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort());
+  await chat.send("Failed, and the first tab is still open");
+  await expect(chat.error).toBeVisible();
+  expect(await unsentKeys(page)).toEqual([id]);
+
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  await otherChat.open(id);
+  // The first tab answers for sends under way only: this one is not, so it comes here.
+  await otherChat.expectComposerText("Failed, and the first tab is still open");
+  await expect.poll(() => unsentKeys(other)).toEqual([]);
+});
+
 test("a duplicated tab (its sessionStorage copied) takes an id of its own and leaves the open tab's send to it", async ({ context, page, chat }) => {
   const id = await chat.startConversation("A tab and its duplicate");
   await chat.waitForAnswerToFinish();

@@ -29,7 +29,7 @@ export type PutBack = Omit<SentMessage, "id">;
 
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
-  const [text, setText, draftRestored, takenSend] = useDraft(draftKey, delivered);
+  const [text, setText, draftRestored, takenSend, askingOtherTab] = useDraft(draftKey, delivered);
   const files = useComposerAttachments(draftKey, draftRestored, takenSend);
   const putBackDone = useRef<string | null>(null);
   const { restore } = files;
@@ -86,6 +86,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
             placeholder="Send a message"
             rows={1}
             value={text}
+            readOnly={askingOtherTab}
             autoFocus={autoFocus}
             onChange={(e) => setText(e.target.value)}
             onPaste={(e) => {

@@ -8,8 +8,9 @@ export type TabMessage =
   | { type: "activity"; threadId: string; at: string; busy: boolean; runId?: string }
   | { type: "starred"; threadId: string; starred: boolean }
   | { type: "deleted"; threadId: string }
-  // Is the tab with this id open? (tab-presence.ts) Its answer carries the question's nonce.
-  | { type: "tab-ping"; tab: string; nonce: string }
+  // Is the tab with this id open (and, with `messageId`, is that send still under way there)?
+  // (tab-presence.ts) Its answer carries the question's nonce.
+  | { type: "tab-ping"; tab: string; nonce: string; messageId?: string }
   | { type: "tab-here"; tab: string; nonce: string };
 
 const CHANNEL = "threadline";

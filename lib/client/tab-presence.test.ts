@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 /**
  * Two pages of one browser: two copies of the modules (each its own cross-tab channel, as each
  * page has), on Node's BroadcastChannel, which delivers between channels of one name in a process
- * as a browser's does between its tabs. Each page's sessionStorage is its own Map.
+ * as a browser's does between its tabs. Each page's sessionStorage is its own Map, stubbed as the
+ * global while that page acts (`as`); a page's tab id is read once and then kept by its module.
  */
 type Page = { presence: typeof import("./tab-presence"); unsent: typeof import("./unsent"); session: Map<string, string>; stop: () => void };
 
@@ -43,6 +44,17 @@ describe("which tabs are open", () => {
     expect(await as(b, () => b.presence.isTabOpen("no-such-tab", 50))).toBe(false);
     a.stop(); // the page closed
     expect(await as(b, () => b.presence.isTabOpen(idA, 50))).toBe(false);
+  });
+
+  it("a tab answers for a send only while it is under way there", async () => {
+    const a = await openPage();
+    const idA = as(a, () => a.unsent.tabId())!;
+    a.unsent.sendsUnderWay.add("m1");
+    const b = await openPage();
+    expect(await as(b, () => b.presence.isSendUnderWay(idA, "m1"))).toBe(true);
+    expect(await as(b, () => b.presence.isSendUnderWay(idA, "m2", 50))).toBe(false);
+    a.unsent.sendsUnderWay.delete("m1"); // its run was created, or its request failed
+    expect(await as(b, () => b.presence.isSendUnderWay(idA, "m1", 50))).toBe(false);
   });
 
   it("a duplicated tab (its sessionStorage copied from an open one) takes an id of its own; the open one keeps its id", async () => {

@@ -1,27 +1,34 @@
 /**
- * Which of this browser's tabs are open, asked over the cross-tab channel: each page answers for
- * its own tab id (unsent.ts). Two uses. A send left by a tab that is no longer open (closed,
- * crashed, its send never confirmed) is put back into another tab's composer at once, instead of
- * after OTHER_TAB_GRACE_MS. And a tab the browser duplicated, whose sessionStorage (and so its tab
- * id) was copied from a tab still open, takes an id of its own, so neither takes the other's send
- * for its own. A reload is not a duplicate: the page before it is gone and cannot answer.
+ * Asking this browser's other tabs over the cross-tab channel; each page answers for its own tab
+ * id (unsent.ts), once it has loaded. Two questions:
+ * - Is a send still under way in the tab that made it? Yes: another tab leaves it to that tab,
+ *   however long it takes. No answer (the tab closed or crashed, or its send failed or ended):
+ *   another tab puts it back into its own composer within seconds instead of after
+ *   OTHER_TAB_GRACE_MS (use-draft.ts asks a young send again once it is SILENT_MS old, since an
+ *   open tab can be silent for a moment: still loading, or busy).
+ * - Is a tab with this id open? A tab the browser duplicated starts with a copy of the original's
+ *   sessionStorage, and so its tab id; finding the original open, it takes an id of its own. A
+ *   reload is not a duplicate: the page before it is gone and cannot answer.
  */
 import { broadcast, onTabMessage } from "./cross-tab";
-import { renewTabId, tabId } from "./unsent";
+import { renewTabId, sendsUnderWay, tabId } from "./unsent";
 
-/** How long an open tab has to answer: it does within milliseconds, in the background too (message events are not throttled as timers are). */
+/** How long a tab has to answer. An open, idle one answers within milliseconds. */
 export const ANSWER_WAIT_MS = 250;
+/** Until a send is this old, silence is asked again before it is taken (use-draft.ts). */
+export const SILENT_MS = 3_000;
 
-/** Answers other tabs asking whether this tab is open; returns the stop. Every page runs it (AppShell). */
+/** Answers the other tabs' questions about this one; returns the stop. Every page runs it (AppShell). */
 export function answerTabQuestions(): () => void {
   void settledTabId();
   return onTabMessage((m) => {
-    if (m.type === "tab-ping" && m.tab === tabId()) broadcast({ type: "tab-here", tab: m.tab, nonce: m.nonce });
+    if (m.type !== "tab-ping" || m.tab !== tabId()) return;
+    if (m.messageId !== undefined && !sendsUnderWay.has(m.messageId)) return;
+    broadcast({ type: "tab-here", tab: m.tab, nonce: m.nonce });
   });
 }
 
-/** Is another page of this browser open as tab `tab`? Null when tabs cannot be asked (no BroadcastChannel). */
-export function isTabOpen(tab: string, waitMs = ANSWER_WAIT_MS): Promise<boolean | null> {
+function ask(tab: string, messageId: string | undefined, waitMs: number): Promise<boolean | null> {
   if (typeof window === "undefined" || typeof BroadcastChannel === "undefined") return Promise.resolve(null);
   const nonce = crypto.randomUUID();
   return new Promise((resolve) => {
@@ -35,9 +42,15 @@ export function isTabOpen(tab: string, waitMs = ANSWER_WAIT_MS): Promise<boolean
       stop();
       resolve(true);
     });
-    broadcast({ type: "tab-ping", tab, nonce });
+    broadcast({ type: "tab-ping", tab, nonce, ...(messageId !== undefined ? { messageId } : {}) });
   });
 }
+
+/** Is another page of this browser open as tab `tab`? False when none answered; null when tabs cannot be asked (no BroadcastChannel). */
+export const isTabOpen = (tab: string, waitMs = ANSWER_WAIT_MS) => ask(tab, undefined, waitMs);
+
+/** Is send `messageId` still under way in tab `tab`? False when that tab did not say so; null when tabs cannot be asked. */
+export const isSendUnderWay = (tab: string, messageId: string, waitMs = ANSWER_WAIT_MS) => ask(tab, messageId, waitMs);
 
 let settled: Promise<string | undefined> | null = null;
 

@@ -52,15 +52,18 @@ describe("unsent messages", () => {
     expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: later(OTHER_TAB_GRACE_MS) })).toBe("");
   });
 
-  it("when the tabs could be asked, a send is left while the tab that sent it is open, however old, and taken at once once it is not", () => {
+  it("when the tabs could be asked, a send is left while its tab says it is under way, however old, and taken at once when not", () => {
     const s = memoryStorage();
     holdUnsent(s, "t1", "m1", "sent from tab A", { now: 1_000, tab: "tab-a" });
-    expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: 1_000 + 10 * OTHER_TAB_GRACE_MS, senderOpen: true })).toBe("");
-    expect(takeUnsent(s, "t1", none, none, { tab: "tab-b", now: 1_001, senderOpen: false })).toBe("sent from tab A");
-    // Could not ask (null): the grace period decides, as without the answer.
-    holdUnsent(s, "t2", "m2", "asked nobody", { now: 1_000, tab: "tab-a" });
-    expect(takeUnsent(s, "t2", none, none, { tab: "tab-b", now: 1_001, senderOpen: null })).toBe("");
-    expect(takeUnsent(s, "t2", none, none, { tab: "tab-b", now: 1_000 + OTHER_TAB_GRACE_MS, senderOpen: null })).toBe("asked nobody");
+    const asked = (senderOpen: boolean | null, askedAbout = "m1", now = 1_001) => takeUnsent(s, "t1", none, none, { tab: "tab-b", now, senderOpen, askedAbout });
+    expect(asked(true, "m1", 1_000 + 10 * OTHER_TAB_GRACE_MS)).toBe("");
+    // An answer about another send (a third tab sent meanwhile) does not decide this one: the minute does.
+    expect(asked(false, "m0")).toBe("");
+    expect(asked(false)).toBe("sent from tab A");
+    // Could not ask (null): the minute decides, as without an answer.
+    holdUnsent(s, "t1", "m2", "asked nobody", { now: 1_000, tab: "tab-a" });
+    expect(asked(null, "m2")).toBe("");
+    expect(asked(null, "m2", 1_000 + OTHER_TAB_GRACE_MS)).toBe("asked nobody");
   });
 
   it("the sending tab itself, reloaded, takes its own fresh send back at once; so does a record from before tabs were kept", () => {

@@ -72,6 +72,9 @@ export function dropUnsent(storage: UnsentStorage, key: string, messageId?: stri
   return dropped;
 }
 
+/** Ids of the messages this page has sent whose run the server has not confirmed, nor failed. */
+export const sendsUnderWay = new Set<string>();
+
 /** The send kept under `key`, left where it is (to know whether its tab must be asked about first). */
 export function peekUnsent(storage: UnsentStorage, key: string): Unsent | null {
   return load(storage)[key] ?? null;
@@ -79,9 +82,10 @@ export function peekUnsent(storage: UnsentStorage, key: string): Unsent | null {
 
 /**
  * The send to put back into the composer of conversation `key`, removing its record: none while
- * this page's own send of it is still under way (`inFlight`); none while another tab that sent it
- * is still open (`senderOpen`, asked by tab-presence.ts), or, when that could not be asked, while
- * its send is younger than OTHER_TAB_GRACE_MS; and none when the conversation already holds the
+ * this page's own send of it is still under way (`inFlight`); none while the other tab that sent
+ * it says it still is (`senderOpen`, the answer of tab-presence.ts about message `askedAbout`), or,
+ * when that tab could not be asked or the answer is about another send, while the send is younger
+ * than OTHER_TAB_GRACE_MS; and none when the conversation already holds the
  * message (`delivered`: its id is among the thread's messages or in the input of its pending or
  * running runs; the record is still removed, and returned marked delivered so its files can go
  * too). Null when none is taken.
@@ -91,13 +95,14 @@ export function takeUnsent(
   key: string,
   inFlight: ReadonlySet<string>,
   delivered: ReadonlySet<string>,
-  here: { tab?: string; now?: number; senderOpen?: boolean | null } = {},
+  here: { tab?: string; now?: number; senderOpen?: boolean | null; askedAbout?: string } = {},
 ): { messageId: string; text: string; delivered: boolean; files: boolean } | null {
   const records = load(storage);
   const record = records[key];
   if (!record || inFlight.has(record.messageId)) return null;
   const otherTab = record.tab !== undefined && here.tab !== undefined && record.tab !== here.tab;
-  if (otherTab && (here.senderOpen ?? (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS)) return null;
+  const answer = here.askedAbout === record.messageId ? here.senderOpen : null;
+  if (otherTab && (answer ?? (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS)) return null;
   delete records[key];
   save(storage, records);
   return { messageId: record.messageId, text: record.text, delivered: delivered.has(record.messageId), files: record.files === true };

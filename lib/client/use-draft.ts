@@ -3,8 +3,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { ownsKept, safeLocalStorage } from "./storage-owner";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
-import { isTabOpen, settledTabId } from "./tab-presence";
-import { dropUnsent, joinUnsentAndDraft, peekUnsent, tabId, takeUnsent } from "./unsent";
+import { isSendUnderWay, SILENT_MS, settledTabId } from "./tab-presence";
+import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeUnsent } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -47,8 +47,7 @@ export async function forgetConversationDrafts(storage: DraftStorage | null, thr
   await Promise.all([writeDraftFiles(threadId, []), dropped?.files ? releaseSentFiles(dropped.messageId) : null]);
 }
 
-/** Ids of the messages this page has sent whose run the server has not confirmed, nor failed. */
-export const sendsUnderWay = new Set<string>();
+export { sendsUnderWay };
 const NONE: ReadonlySet<string> = new Set();
 
 /** localStorage, while this page may keep things there (storage-owner.ts: not after a sign-out in another tab). */
@@ -65,8 +64,9 @@ export function browserStorage(): DraftStorage | null {
  * true once this key's draft has been restored, so an empty box before then means nothing yet;
  * the fourth is the unsent send taken back then, if any (its files are the composer's to restore).
  */
-export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void, boolean, TakenSend | null] {
+export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [string, (text: string) => void, boolean, TakenSend | null, boolean] {
   const [text, setText] = useState("");
+  const [asking, setAsking] = useState(false);
   const [restored, setRestored] = useState<{ key: string; send: TakenSend | null } | null>(null);
   const deliveredRef = useRef(delivered);
   // The send taken for a key, should the effect run again for it (React's StrictMode does): the
@@ -74,7 +74,7 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   const takenFor = useRef<{ key: string; send: TakenSend } | null>(null);
   useEffect(() => {
     let cancelled = false;
-    const restore = (here: { tab?: string; senderOpen?: boolean | null }) => {
+    const restore = (here: Parameters<typeof takeUnsent>[4]) => {
       const storage = browserStorage();
       let send: TakenSend | null = null;
       if (storage) {
@@ -88,19 +88,35 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
         setText(text);
       }
       setRestored({ key, send });
+      setAsking(false);
     };
-    // A send another tab made: is that tab still open (and is this one not a copy of it)? Asking
-    // takes up to ANSWER_WAIT_MS, so only when there is such a send.
+    // A send another tab made: is it still under way there (and is this tab not a copy of that
+    // one)? Asking takes up to ANSWER_WAIT_MS each time (and SILENT_MS at most in all), so only
+    // when there is such a send; the box is read-only meanwhile (the fifth value, for Composer),
+    // so nothing typed is lost to the restore.
     const storage = browserStorage();
     const waiting = storage ? peekUnsent(storage, key) : null;
     const sender = waiting && !sendsUnderWay.has(waiting.messageId) ? waiting.tab : undefined;
-    if (!sender) restore({ tab: tabId() });
-    else
+    if (!waiting || !sender) restore({ tab: tabId() });
+    else {
+      // Read-only from this render on: a keystroke before the answer would be written over the kept draft.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setAsking(true);
       void (async () => {
         const tab = await settledTabId();
-        const senderOpen = sender === tab ? false : await isTabOpen(sender);
-        if (!cancelled) restore({ tab, senderOpen });
+        const ask = () => (sender === tab ? Promise.resolve(false) : isSendUnderWay(sender, waiting.messageId));
+        let underWay = await ask();
+        // An open tab can be silent for a moment (still loading, busy): a young send is asked
+        // about once more when it is SILENT_MS old.
+        const young = waiting.at + SILENT_MS - Date.now();
+        if (underWay === false && sender !== tab && young > 0) {
+          await new Promise((r) => setTimeout(r, young));
+          if (cancelled) return;
+          underWay = await ask();
+        }
+        if (!cancelled) restore({ tab, senderOpen: underWay, askedAbout: waiting.messageId });
       })();
+    }
     return () => {
       cancelled = true;
     };
@@ -114,7 +130,7 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
     [key],
   );
   const done = restored?.key === key;
-  return [text, update, done, done ? restored.send : null];
+  return [text, update, done, done ? restored.send : null, asking];
 }
 
 /** An unsent send a reload (or a return to its conversation) took back: see takeUnsent. */
