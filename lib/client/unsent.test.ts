@@ -60,6 +60,10 @@ describe("unsent messages", () => {
     // An answer about another send (a third tab sent meanwhile) does not decide this one: the minute does.
     expect(asked(false, "m0")).toBe("");
     expect(asked(false)).toBe("sent from tab A");
+    // A tab with this tab's own id said it is sending it (this tab is a late-found duplicate): left.
+    holdUnsent(s, "t1", "m3", "the original's", { now: 1_000, tab: "tab-b" });
+    expect(asked(true, "m3")).toBe("");
+    expect(asked(false, "m3")).toBe("the original's");
     // Could not ask (null): the minute decides, as without an answer.
     holdUnsent(s, "t1", "m2", "asked nobody", { now: 1_000, tab: "tab-a" });
     expect(asked(null, "m2")).toBe("");

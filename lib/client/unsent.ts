@@ -102,6 +102,8 @@ export function takeUnsent(
   if (!record || inFlight.has(record.messageId)) return null;
   const otherTab = record.tab !== undefined && here.tab !== undefined && record.tab !== here.tab;
   const answer = here.askedAbout === record.messageId ? here.senderOpen : null;
+  // Under way in a tab that said so: left to it, even with this tab's id (a duplicate of it).
+  if (answer === true) return null;
   if (otherTab && (answer ?? (here.now ?? Date.now()) - record.at < OTHER_TAB_GRACE_MS)) return null;
   delete records[key];
   save(storage, records);

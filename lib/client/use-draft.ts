@@ -69,6 +69,10 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   const [asking, setAsking] = useState(false);
   const [restored, setRestored] = useState<{ key: string; send: TakenSend | null } | null>(null);
   const deliveredRef = useRef(delivered);
+  // The restore may decide seconds after mounting (another tab asked): by the latest messages then.
+  useEffect(() => {
+    deliveredRef.current = delivered;
+  }, [delivered]);
   // The send taken for a key, should the effect run again for it (React's StrictMode does): the
   // record is gone from storage by then, and its files are still to be restored.
   const takenFor = useRef<{ key: string; send: TakenSend } | null>(null);
@@ -90,10 +94,11 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
       setRestored({ key, send });
       setAsking(false);
     };
-    // A send another tab made: is it still under way there (and is this tab not a copy of that
-    // one)? Asking takes up to ANSWER_WAIT_MS each time (and SILENT_MS at most in all), so only
-    // when there is such a send; the box is read-only meanwhile (the fifth value, for Composer),
-    // so nothing typed is lost to the restore.
+    // A send this page did not make: is it still under way in the tab that did (another tab; or,
+    // with this tab's own id, the tab this one was duplicated from, should it have answered the
+    // duplicate too late)? Asking takes up to ANSWER_WAIT_MS each time (at most SILENT_MS +
+    // ANSWER_WAIT_MS in all), so only when there is such a send; the box is read-only meanwhile
+    // (the fifth value, for Composer), so nothing typed is lost to the restore.
     const storage = browserStorage();
     const waiting = storage ? peekUnsent(storage, key) : null;
     const sender = waiting && !sendsUnderWay.has(waiting.messageId) ? waiting.tab : undefined;
@@ -104,11 +109,11 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
       setAsking(true);
       void (async () => {
         const tab = await settledTabId();
-        const ask = () => (sender === tab ? Promise.resolve(false) : isSendUnderWay(sender, waiting.messageId));
+        const ask = () => isSendUnderWay(sender, waiting.messageId);
         let underWay = await ask();
-        // An open tab can be silent for a moment (still loading, busy): a young send is asked
-        // about once more when it is SILENT_MS old.
-        const young = waiting.at + SILENT_MS - Date.now();
+        // An open tab can be silent for a moment (still loading, busy): another tab's young send
+        // is asked about once more when it is SILENT_MS old.
+        const young = Math.min(SILENT_MS, waiting.at + SILENT_MS - Date.now());
         if (underWay === false && sender !== tab && young > 0) {
           await new Promise((r) => setTimeout(r, young));
           if (cancelled) return;
