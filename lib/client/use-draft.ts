@@ -96,8 +96,8 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
     };
     // A send this page did not make: is it still under way in the tab that did (another tab; or,
     // with this tab's own id, the tab this one was duplicated from, should it have answered the
-    // duplicate too late)? Asking takes up to ANSWER_WAIT_MS each time (at most SILENT_MS +
-    // ANSWER_WAIT_MS in all), so only when there is such a send; the box is read-only meanwhile
+    // duplicate too late)? Asking takes up to ANSWER_WAIT_MS each time (with this tab's own
+    // check, settledTabId, at most SILENT_MS + 3 × ANSWER_WAIT_MS in all), so only when there is such a send; the box is read-only meanwhile
     // (the fifth value, for Composer), so nothing typed is lost to the restore.
     const storage = browserStorage();
     const waiting = storage ? peekUnsent(storage, key) : null;
