@@ -2,7 +2,8 @@
  * Read side of the store at scale: seeds N threads through the store's own write functions
  * (insertThread with a title, setStatus for later activity — the calls the API makes), then
  * times the sidebar's first page, title search (one match, every thread, none, the oldest
- * tenth, and that again as of a snapshot before the latest activity) and the per-user first page (accounts mode's owner filter) as the raw store query, and
+ * tenth, and that again as of a snapshot before the latest activity) and the per-user first page
+ * (accounts mode's owner filter) as the raw store query, and
  * the first page and three of the searches as the SDK sees them through the real API handler
  * (called in-process: no HTTP), beside a bare GET /info. Every read checks its row count.
  *

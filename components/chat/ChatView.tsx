@@ -14,8 +14,8 @@ import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/cli
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
 import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
-import { holdUnsent, moveUnsent, releaseUnsent, tabId } from "@/lib/client/unsent";
-import { browserStorage, NEW_CONVERSATION_DRAFT, sendsUnderWay } from "@/lib/client/use-draft";
+import { holdUnsent, moveUnsent, releaseUnsent, sendsUnderWay, tabId } from "@/lib/client/unsent";
+import { browserStorage, NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";

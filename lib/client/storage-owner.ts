@@ -74,23 +74,19 @@ export function disownKept(): void {
   }
 }
 
-/** This origin's localStorage, or null (on the server, or where the browser refuses it). */
-export function safeLocalStorage(): Storage | null {
+/** One of the window's storages, or null (on the server, or where the browser refuses it). */
+function windowStorage(kind: "localStorage" | "sessionStorage"): Storage | null {
   try {
-    return typeof window === "undefined" ? null : window.localStorage;
+    return typeof window === "undefined" ? null : window[kind];
   } catch {
     return null;
   }
 }
 
-/** This tab's sessionStorage, or null (likewise). */
-export function safeSessionStorage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
+/** This origin's localStorage, or null. */
+export const safeLocalStorage = () => windowStorage("localStorage");
+/** This tab's sessionStorage, or null. */
+export const safeSessionStorage = () => windowStorage("sessionStorage");
 
 /** The shell's claim for the person the page is rendered for (again only when that changes); true when someone else's things went. */
 export function claimForPage(owner: string): boolean {

@@ -47,7 +47,6 @@ export async function forgetConversationDrafts(storage: DraftStorage | null, thr
   await Promise.all([writeDraftFiles(threadId, []), dropped?.files ? releaseSentFiles(dropped.messageId) : null]);
 }
 
-export { sendsUnderWay };
 const NONE: ReadonlySet<string> = new Set();
 
 /** localStorage, while this page may keep things there (storage-owner.ts: not after a sign-out in another tab). */
@@ -96,9 +95,10 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
     };
     // A send this page did not make: is it still under way in the tab that did (another tab; or,
     // with this tab's own id, the tab this one was duplicated from, should it have answered the
-    // duplicate too late)? Asking takes up to ANSWER_WAIT_MS each time (with this tab's own
-    // check, settledTabId, at most SILENT_MS + 3 × ANSWER_WAIT_MS in all), so only when there is such a send; the box is read-only meanwhile
-    // (the fifth value, for Composer), so nothing typed is lost to the restore.
+    // duplicate too late)? Asking takes up to ANSWER_WAIT_MS each time (beside this tab's own
+    // check, settledTabId; at most SILENT_MS + 2 × ANSWER_WAIT_MS in all), so only when there is
+    // such a send; the box is read-only meanwhile (the fifth value, for Composer), so nothing
+    // typed is lost to the restore.
     const storage = browserStorage();
     const waiting = storage ? peekUnsent(storage, key) : null;
     const sender = waiting && !sendsUnderWay.has(waiting.messageId) ? waiting.tab : undefined;
@@ -108,9 +108,10 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
       // eslint-disable-next-line react-hooks/set-state-in-effect
       setAsking(true);
       void (async () => {
-        const tab = await settledTabId();
         const ask = () => isSendUnderWay(sender, waiting.messageId);
-        let underWay = await ask();
+        // Neither question waits for the other's answer.
+        const [tab, first] = await Promise.all([settledTabId(), ask()]);
+        let underWay = first;
         // An open tab can be silent for a moment (still loading, busy): another tab's young send
         // is asked about once more when it is SILENT_MS old.
         const young = Math.min(SILENT_MS, waiting.at + SILENT_MS - Date.now());
