@@ -197,6 +197,17 @@ test("a send that failed in a tab still open is taken by another tab opening the
   // The first tab answers for sends under way only: this one is not, so it comes here.
   await otherChat.expectComposerText("Failed, and the first tab is still open");
   await expect.poll(() => unsentKeys(other)).toEqual([]);
+
+  // The first tab no longer offers to send it: one tab holds the message, and it is sent once.
+  await expect(chat.error).toContainText("Your message is now in another tab's message box");
+  await expect(chat.retryButton).toHaveCount(0);
+  await page.unroute(isRunStream);
+  await otherChat.sendButton.click();
+  await otherChat.waitForAnswerToFinish();
+  const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
+    .filter((m) => m.type === "human")
+    .map((m) => m.content);
+  expect(texts).toEqual(["A failed send, its tab still open", "Failed, and the first tab is still open"]);
 });
 
 test("a duplicated tab (its sessionStorage copied) takes an id of its own and leaves the open tab's send to it", async ({ context, page, chat }) => {

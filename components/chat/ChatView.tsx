@@ -16,6 +16,7 @@ import { runRegistry } from "@/lib/client/run-registry";
 import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
 import { holdUnsent, moveUnsent, releaseUnsent, sendsUnderWay, tabId } from "@/lib/client/unsent";
 import { browserStorage, NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
+import { onTabMessage } from "@/lib/client/cross-tab";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
@@ -41,6 +42,7 @@ export type ChatState = {
 type LastAction = { kind: "send"; sent: SentMessage } | { kind: "join"; runId: string };
 
 const UNCHECKED_SEND = "Couldn't check whether your message arrived, so it was not sent again. Check your connection, then try again.";
+const TAKEN_ELSEWHERE = "Your message is now in another tab's message box: send it from there.";
 
 interface ChatViewProps {
   /** null on the new-conversation page until the first message creates the thread. */
@@ -180,6 +182,22 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [],
   );
 
+  // Another tab opened this conversation and put our failed send back into its composer
+  // (use-draft.ts): Retry here would send it a second time, so it goes, and so does this page's
+  // hold on the send (its record and files are that tab's now).
+  const takenElsewhere = useRef(new Set<string>());
+  const [lastTaken, setLastTaken] = useState<string | null>(null);
+  useEffect(
+    () =>
+      onTabMessage((m) => {
+        if (m.type !== "unsent-taken" || sendsUnderWay.has(m.messageId)) return;
+        takenElsewhere.current.add(m.messageId);
+        if (unsent.current?.sent.id === m.messageId) unsent.current = null;
+        setLastTaken(m.messageId);
+      }),
+    [],
+  );
+
   const { submit, joinStream } = stream;
   const join = useCallback(
     (runId: string) => {
@@ -225,9 +243,11 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [submit, threadId],
   );
   const retrySend = useCallback(
-    async ({ text, attachments }: SentMessage) => {
+    async ({ id, text, attachments }: SentMessage) => {
       const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
       const plan = planRetry(state, text);
+      // Taken by another tab while the state was read (the page says so already).
+      if (takenElsewhere.current.has(id)) return;
       if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
       else if (plan === "resume") {
         forgetUnsent(); // the conversation holds the message: only its answer is missing
@@ -254,13 +274,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   }, [stop, stopStream, forgetUnsent]);
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
+  const takenAway = lastAction?.kind === "send" && lastAction.sent.id === lastTaken;
   const retry =
-    lastAction === null || isLoading
+    lastAction === null || isLoading || takenAway
       ? null
       : lastAction.kind === "send"
         ? () => void retrySend(lastAction.sent)
         : () => join(lastAction.runId);
-  const problem = retryProblem ?? (error ? errorTextForPeople(error) : null);
+  const problem = takenAway ? TAKEN_ELSEWHERE : (retryProblem ?? (error ? errorTextForPeople(error) : null));
 
   return (
     <div className="flex h-dvh min-w-0 flex-1 flex-col" data-testid="chat-view" data-thread-id={threadId ?? ""}>

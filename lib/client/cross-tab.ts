@@ -11,7 +11,10 @@ export type TabMessage =
   // Is the tab with this id open (and, with `messageId`, is that send still under way there)?
   // (tab-presence.ts) Its answer carries the question's nonce.
   | { type: "tab-ping"; tab: string; nonce: string; messageId?: string }
-  | { type: "tab-here"; tab: string; nonce: string };
+  | { type: "tab-here"; tab: string; nonce: string }
+  // A tab put this unsent send back into its composer (use-draft.ts): the tab that sent it, its
+  // send failed, must not offer to send it again.
+  | { type: "unsent-taken"; messageId: string };
 
 const CHANNEL = "threadline";
 let channel: BroadcastChannel | null = null;

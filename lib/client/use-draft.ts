@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { ownsKept, safeLocalStorage } from "./storage-owner";
+import { broadcast } from "./cross-tab";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
 import { isSendUnderWay, SILENT_MS, settledTabId } from "./tab-presence";
 import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeUnsent } from "./unsent";
@@ -83,6 +84,8 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
       if (storage) {
         send = takeUnsent(storage, key, sendsUnderWay, deliveredRef.current, here);
         if (send) takenFor.current = { key, send };
+        // The text is this composer's now: the tab whose send it was drops its Retry (ChatView).
+        if (send && !send.delivered) broadcast({ type: "unsent-taken", messageId: send.messageId });
         else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
         const unsent = send && !send.delivered ? send.text : "";
         const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
