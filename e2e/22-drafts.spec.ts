@@ -210,6 +210,30 @@ test("a send that failed in a tab still open is taken by another tab opening the
   expect(texts).toEqual(["A failed send, its tab still open", "Failed, and the first tab is still open"]);
 });
 
+test("a sending tab too busy to answer at first keeps its young send: the other tab asks again when it is 3 s old, read-only meanwhile", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("A busy tab and a young send");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, () => undefined);
+  await chat.send("Sent just now from a tab that is busy");
+  // A long task in the first tab from now until 2.6 s after its send: it cannot answer the other
+  // tab's first question, and is free again before the send is 3 s old.
+  const busy = page.evaluate(() => {
+    const record = (JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as Record<string, { at: number }>)[location.pathname.split("/").pop()!];
+    while (Date.now() < record.at + 2600);
+  });
+
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  await otherChat.open(id);
+  await expect(otherChat.input).toHaveAttribute("readonly", "");
+  await busy;
+  // The first tab is free, and the other is still waiting to ask again: the first silence did not count as gone.
+  await expect(otherChat.input).toHaveAttribute("readonly", "", { timeout: 1 });
+  await expect(otherChat.input).not.toHaveAttribute("readonly");
+  await otherChat.expectComposerText("");
+  expect(await unsentKeys(other)).toEqual([id]);
+});
+
 test("a duplicated tab (its sessionStorage copied) takes an id of its own and leaves the open tab's send to it", async ({ context, page, chat }) => {
   const id = await chat.startConversation("A tab and its duplicate");
   await chat.waitForAnswerToFinish();
