@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
@@ -22,8 +23,10 @@ const crash = (c: ChildProcess) => {
 
 /** Starts a process that opens the app's database; resolves with its first line and how it ended, if it did. */
 function start(dataDir: string, extraEnv: Record<string, string> = {}) {
-  const child = spawn(TSX, [SCRIPT], { env: { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...extraEnv }, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const child = spawn(TSX, [SCRIPT], { env: { ...process.env, DATA_DIR: dataDir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...extraEnv }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   children.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => void (stderr += d.toString()));
   const line = new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -33,7 +36,7 @@ function start(dataDir: string, extraEnv: Record<string, string> = {}) {
     child.on("exit", (code) => (out.includes("\n") ? undefined : reject(new Error(`exited ${code} before saying anything`))));
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, line, exited };
+  return { child, line, exited, stderr: () => stderr };
 }
 
 describe("one Threadline process per SQLite database", () => {
@@ -80,6 +83,66 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one Threadline process per Post
       }
       expect(await third.line).toBe("opened");
     } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its connection is lost", () => {
+  const url = process.env.TEST_DATABASE_URL!;
+  const env = { DATABASE_URL: url };
+  /** The backends holding Threadline's advisory lock (key 0x74687264: classid 0, objid the key). */
+  const holders = async (db: pg.Client) =>
+    (await db.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted", [0x7468_7264])).rows.map((r) => r.pid);
+  const withDb = async <T>(f: (db: pg.Client) => Promise<T>) => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return await f(db);
+    } finally {
+      await db.end();
+    }
+  };
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100));
+    return check();
+  };
+
+  it("the process takes the lock again on a new connection, and a second process is still refused", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-pglock-"));
+    try {
+      const first = start(dir, env);
+      expect(await first.line).toBe("opened");
+      const [before] = await withDb(holders);
+      expect(before).toBeGreaterThan(0);
+      // What a Postgres restart or an administrator does to the lock's connection.
+      await withDb((db) => db.query("SELECT pg_terminate_backend($1)", [before]));
+      expect(await until(() => withDb(async (db) => (await holders(db)).some((pid) => pid !== before)))).toBe(true);
+      expect(first.stderr()).toContain("the one-process lock is held again");
+      const second = start(dir, env);
+      expect(await second.line).toMatch(/^refused: Postgres database "[^"]+" is already served by another Threadline process/);
+      expect(first.child.exitCode).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("if another session takes the lock before it can, the process stops with the reason rather than serve beside it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-pglock-"));
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const first = start(dir, env);
+      expect(await first.line).toBe("opened");
+      const [holder] = await holders(other);
+      // Terminated, and this session queued for the lock at once: it gets it as the backend goes.
+      await other.query("SELECT pg_terminate_backend($1)", [holder]);
+      await other.query("SELECT pg_advisory_lock($1)", [0x7468_7264]);
+      const stillServing = new Promise((r) => setTimeout(() => r("still serving after 30 s"), 30_000));
+      expect(await Promise.race([first.exited, stillServing])).toBe(3);
+      expect(first.stderr()).toMatch(/is already served by another Threadline process .*This process stops\./);
+    } finally {
+      await other.end();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);

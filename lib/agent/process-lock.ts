@@ -72,21 +72,72 @@ export function lockSqliteFile(dbPath: string, reason = EMBEDDED_SERVER_REASON):
 /** One key for every Threadline process, per database (advisory locks are per database). */
 const ADVISORY_KEY = 0x7468_7264; // "thrd"
 
+/** How soon a lost lock is asked for again while Postgres is not back. */
+const RETAKE_EVERY_MS = 1_000;
+
+export interface PostgresLockOptions {
+  /**
+   * The lock's connection ended and another process took the lock before this one could take it
+   * back: two processes would run runs on one database, so by default this process stops (exit
+   * code 3, the message on stderr).
+   */
+  onTaken?: (err: DatabaseInUseError) => void;
+}
+
+const stopServing = (err: DatabaseInUseError) => {
+  console.error(`[store] ${err.message} This process stops.`);
+  process.exit(3);
+};
+
+/** A connection holding the lock, or DatabaseInUseError when another session holds it. */
+async function takeAdvisoryLock(connectionString: string, reason: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString });
+  // An error on this connection must not crash the process; its "end" decides what happens next.
+  client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ADVISORY_KEY]);
+    if (rows[0]?.ok) return client;
+    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * One Threadline process per Postgres database: a session advisory lock, held on a connection of
  * its own for the life of the process. The server frees it when that connection ends, so a crashed
- * process leaves nothing behind. Returns the release (tests, shutdown).
+ * process leaves nothing behind. The same goes for a connection this process loses (Postgres
+ * restarted, the backend terminated): then the lock is taken again on a new connection, retried
+ * while Postgres is away; if another process got it first, `onTaken` (this process stops).
+ * Returns the release (tests, shutdown).
  */
-export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  // The lock lives as long as this connection; an error on it must not crash the process.
-  client.on("error", (err) => console.error("[store] the one-process lock's connection failed; the lock may be lost", err.message));
-  const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ADVISORY_KEY]);
-  if (!rows[0]?.ok) {
-    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON, opts: PostgresLockOptions = {}): Promise<() => Promise<void>> {
+  const onTaken = opts.onTaken ?? stopServing;
+  let released = false;
+  let client = await takeAdvisoryLock(connectionString, reason);
+  const retake = async () => {
+    console.error("[store] the one-process lock's connection ended; taking the lock again");
+    while (!released) {
+      try {
+        const next = await takeAdvisoryLock(connectionString, reason);
+        if (released) return void (await next.end());
+        client = next;
+        watch(next);
+        console.error("[store] the one-process lock is held again");
+        return;
+      } catch (err) {
+        if (err instanceof DatabaseInUseError) return onTaken(err);
+        await new Promise((r) => setTimeout(r, RETAKE_EVERY_MS)); // Postgres not reachable yet
+      }
+    }
+  };
+  const watch = (c: pg.Client) => c.once("end", () => void (!released && c === client && retake()));
+  watch(client);
+  return async () => {
+    released = true;
     await client.end();
-    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
-  }
-  return () => client.end();
+  };
 }
