@@ -8,7 +8,8 @@ import type { UpstreamFetch } from "./upstream";
  * `title_source: { kind: "user" }` (the graph's TitleMiddleware never replaces such a title). A
  * LangGraph server refuses that while a run is going (409 "Thread is busy"): then the rename is
  * kept here, the browser is told it is pending, and it is written as soon as the thread's runs
- * have ended (join, then retry) — never dropped. A newer rename of the same thread replaces a
+ * have ended (join, then retry) — dropped only when that server refuses it outright (a 4xx
+ * other than 409/429: the thread is gone, or its auth says no). A newer rename of the same thread replaces a
  * pending one, so the last word wins. With a journal, a waiting rename is on disk before the
  * browser hears "pending" and is replayed when this server starts again (`resume`).
  */
