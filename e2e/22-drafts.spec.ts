@@ -210,6 +210,36 @@ test("a send that failed in a tab still open is taken by another tab opening the
   expect(texts).toEqual(["A failed send, its tab still open", "Failed, and the first tab is still open"]);
 });
 
+test("a failed send being retried is left to its tab by another tab opening the conversation meanwhile, and is sent once", async ({ context, page, chat }) => {
+  const id = await chat.startConversation("A retry while another tab opens");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort());
+  await chat.send("Failed once, then retried");
+  await expect(chat.error).toBeVisible();
+  await page.unroute(isRunStream);
+  // Retry reads the thread's state first (did the message land?): held here while the other tab opens.
+  let held: import("@playwright/test").Route | undefined;
+  await page.route((url) => url.pathname.endsWith(`/threads/${id}/state`), (route) => void (held = route));
+  await chat.retryButton.click();
+  await expect.poll(() => held !== undefined).toBe(true);
+
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  await otherChat.open(id);
+  await expect(otherChat.input).not.toHaveAttribute("readonly");
+  await otherChat.expectComposerText("");
+  expect(await unsentKeys(other)).toEqual([id]);
+
+  await held!.continue();
+  await chat.waitForAnswerToFinish();
+  await expect(chat.error).toHaveCount(0);
+  const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
+    .filter((m) => m.type === "human")
+    .map((m) => m.content);
+  expect(texts).toEqual(["A retry while another tab opens", "Failed once, then retried"]);
+  await otherChat.expectComposerText("");
+});
+
 test("a sending tab too busy to answer at first keeps its young send: the other tab asks again when it is 3 s old, read-only meanwhile", async ({ context, page, chat }) => {
   const id = await chat.startConversation("A busy tab and a young send");
   await chat.waitForAnswerToFinish();

@@ -187,10 +187,13 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   // hold on the send (its record and files are that tab's now).
   const takenElsewhere = useRef(new Set<string>());
   const [lastTaken, setLastTaken] = useState<string | null>(null);
+  // The send a Retry is checking: counted as under way, so a tab asking meanwhile leaves it here;
+  // one that took it just before still wins (its word arrives during the check).
+  const retrying = useRef<string | null>(null);
   useEffect(
     () =>
       onTabMessage((m) => {
-        if (m.type !== "unsent-taken" || sendsUnderWay.has(m.messageId)) return;
+        if (m.type !== "unsent-taken" || (sendsUnderWay.has(m.messageId) && retrying.current !== m.messageId)) return;
         takenElsewhere.current.add(m.messageId);
         if (unsent.current?.sent.id === m.messageId) unsent.current = null;
         setLastTaken(m.messageId);
@@ -244,9 +247,13 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   );
   const retrySend = useCallback(
     async ({ id, text, attachments }: SentMessage) => {
+      retrying.current = id;
+      sendsUnderWay.add(id);
       const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
+      retrying.current = null;
       const plan = planRetry(state, text);
       // Taken by another tab while the state was read (the page says so already).
+      if (takenElsewhere.current.has(id) || plan === "unknown") sendsUnderWay.delete(id);
       if (takenElsewhere.current.has(id)) return;
       if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
       else if (plan === "resume") {
