@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { lockPostgres } from "./process-lock";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const SCRIPT = path.resolve("lib/agent/testdata/open-app.ts");
@@ -118,7 +119,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       // What a Postgres restart or an administrator does to the lock's connection.
       await withDb((db) => db.query("SELECT pg_terminate_backend($1)", [before]));
       expect(await until(() => withDb(async (db) => (await holders(db)).some((pid) => pid !== before)))).toBe(true);
-      expect(first.stderr()).toContain("the one-process lock is held again");
+      expect(await until(async () => first.stderr().includes("the one-process lock is held again"))).toBe(true);
       const second = start(dir, env);
       expect(await second.line).toMatch(/^refused: Postgres database "[^"]+" is already served by another Threadline process/);
       expect(first.child.exitCode).toBeNull();
@@ -146,4 +147,48 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("a release while the lock is being taken again leaves no lock behind and does not stop the process", async () => {
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const release = await lockPostgres(url, undefined, { onTaken });
+      const [pid] = await withDb(holders);
+      await withDb((db) => db.query("SELECT pg_terminate_backend($1)", [pid]));
+      expect(await until(async () => said.mock.calls.some((c) => String(c[0]).includes("was lost")))).toBe(true);
+      await release();
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await withDb(holders)).toEqual([]);
+      expect(onTaken).not.toHaveBeenCalled();
+    } finally {
+      said.mockRestore();
+    }
+  }, 60_000);
+
+  // A backend stopped with SIGSTOP keeps its socket open and answers nothing: a connection cut off
+  // without a word, still holding the lock on the server. Needs the server on this machine.
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
+  it.runIf(local)("a lock connection that stops answering is noticed by its check; the lock its old session still holds is ended and taken again", async () => {
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    let stopped: number | undefined;
+    try {
+      const release = await lockPostgres(url, undefined, { onTaken, checkEveryMs: 200, answerWithinMs: 1_000 });
+      [stopped] = await withDb(holders);
+      process.kill(stopped, "SIGSTOP");
+      expect(await until(async () => said.mock.calls.some((c) => String(c[0]).includes("was lost")))).toBe(true);
+      // Let it go on: the terminate it was sent now ends it, and the lock passes to the new session.
+      process.kill(stopped, "SIGCONT");
+      stopped = undefined;
+      expect(await until(async () => said.mock.calls.some((c) => String(c[0]).includes("held again")))).toBe(true);
+      const now = await withDb(holders);
+      expect(now).toHaveLength(1);
+      expect(onTaken).not.toHaveBeenCalled();
+      await release();
+      expect(await withDb(holders)).toEqual([]);
+    } finally {
+      if (stopped !== undefined) process.kill(stopped, "SIGCONT");
+      said.mockRestore();
+    }
+  }, 60_000);
 });

@@ -74,6 +74,13 @@ const ADVISORY_KEY = 0x7468_7264; // "thrd"
 
 /** How soon a lost lock is asked for again while Postgres is not back. */
 const RETAKE_EVERY_MS = 1_000;
+/**
+ * How often the lock's connection is checked. A connection cut off without a word (a host gone,
+ * a failover, a partition) ends no socket, so only a query that gets no answer shows it.
+ */
+const CHECK_EVERY_MS = 15_000;
+/** How long a connect, or the check's query, may take before the connection counts as lost. */
+const ANSWER_WITHIN_MS = 10_000;
 
 export interface PostgresLockOptions {
   /**
@@ -82,6 +89,9 @@ export interface PostgresLockOptions {
    * code 3, the message on stderr).
    */
   onTaken?: (err: DatabaseInUseError) => void;
+  /** Tests: how often the connection is checked, and how long an answer may take. */
+  checkEveryMs?: number;
+  answerWithinMs?: number;
 }
 
 const stopServing = (err: DatabaseInUseError) => {
@@ -89,17 +99,32 @@ const stopServing = (err: DatabaseInUseError) => {
   process.exit(3);
 };
 
-/** A connection holding the lock, or DatabaseInUseError when another session holds it. */
-async function takeAdvisoryLock(connectionString: string, reason: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString });
-  // An error on this connection must not crash the process; its "end" decides what happens next.
+const LOCK_HOLDER_SQL = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted";
+
+/**
+ * A connection holding the lock (and its backend's pid), or DatabaseInUseError when another
+ * session holds it. `ownOldPid`: this process's previous lock session, cut off without Postgres
+ * noticing yet; if that is the holder it is ended, and the lock taken once it lets go.
+ */
+async function takeAdvisoryLock(connectionString: string, reason: string, ownOldPid?: number, answerWithinMs = ANSWER_WITHIN_MS): Promise<{ client: pg.Client; pid: number }> {
+  const client = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: answerWithinMs, query_timeout: answerWithinMs });
+  // An error on this connection must not crash the process; its "end", or a failed check, decides what happens next.
   client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
   await client.connect();
   try {
-    const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ADVISORY_KEY]);
-    if (rows[0]?.ok) return client;
-    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
-    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
+    for (let wait = 0; ; wait++) {
+      const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
+      if (rows[0]?.ok) return { client, pid: rows[0].pid };
+      const holders = (await client.query<{ pid: number }>(LOCK_HOLDER_SQL, [ADVISORY_KEY])).rows.map((r) => r.pid);
+      if (ownOldPid !== undefined && holders.includes(ownOldPid) && wait < 50) {
+        if (wait === 0) await client.query("SELECT pg_terminate_backend($1)", [ownOldPid]);
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      if (holders.length === 0 && wait < 50) continue; // let go between the two reads
+      const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+      throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
+    }
   } catch (err) {
     await client.end().catch(() => undefined);
     throw err;
@@ -110,34 +135,59 @@ async function takeAdvisoryLock(connectionString: string, reason: string): Promi
  * One Threadline process per Postgres database: a session advisory lock, held on a connection of
  * its own for the life of the process. The server frees it when that connection ends, so a crashed
  * process leaves nothing behind. The same goes for a connection this process loses (Postgres
- * restarted, the backend terminated): then the lock is taken again on a new connection, retried
- * while Postgres is away; if another process got it first, `onTaken` (this process stops).
- * Returns the release (tests, shutdown).
+ * restarted, the backend terminated, or a check every 15 s unanswered for 10 s): then the lock is
+ * taken again on a new connection, retried while Postgres is away; if another process got it
+ * first, `onTaken` (this process stops). Returns the release (tests, shutdown).
  */
 export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON, opts: PostgresLockOptions = {}): Promise<() => Promise<void>> {
   const onTaken = opts.onTaken ?? stopServing;
   let released = false;
-  let client = await takeAdvisoryLock(connectionString, reason);
-  const retake = async () => {
-    console.error("[store] the one-process lock's connection ended; taking the lock again");
+  const within = opts.answerWithinMs ?? ANSWER_WITHIN_MS;
+  let held = await takeAdvisoryLock(connectionString, reason, undefined, within);
+  let retaking: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => (clearTimeout(timer), resolve());
+    });
+
+  const retake = async (oldPid: number) => {
+    console.error("[store] the one-process lock's connection was lost; taking the lock again");
     while (!released) {
       try {
-        const next = await takeAdvisoryLock(connectionString, reason);
-        if (released) return void (await next.end());
-        client = next;
-        watch(next);
+        const next = await takeAdvisoryLock(connectionString, reason, oldPid, within);
+        if (released) return void (await next.client.end().catch(() => undefined));
+        held = next;
+        watch(next.client);
         console.error("[store] the one-process lock is held again");
         return;
       } catch (err) {
+        if (released) return;
         if (err instanceof DatabaseInUseError) return onTaken(err);
-        await new Promise((r) => setTimeout(r, RETAKE_EVERY_MS)); // Postgres not reachable yet
+        await pause(RETAKE_EVERY_MS); // Postgres not reachable yet
       }
     }
   };
-  const watch = (c: pg.Client) => c.once("end", () => void (!released && c === client && retake()));
-  watch(client);
+  const lost = (c: pg.Client) => {
+    if (released || retaking || c !== held.client) return;
+    const oldPid = held.pid;
+    void c.end().catch(() => undefined);
+    retaking = retake(oldPid).finally(() => (retaking = null));
+  };
+  const watch = (c: pg.Client) => c.once("end", () => lost(c));
+  watch(held.client);
+  const checker = setInterval(() => {
+    const c = held.client;
+    if (!released && !retaking) c.query("SELECT 1").catch(() => lost(c));
+  }, opts.checkEveryMs ?? CHECK_EVERY_MS);
+  checker.unref?.();
+
   return async () => {
     released = true;
-    await client.end();
+    clearInterval(checker);
+    wake?.();
+    await retaking;
+    await held.client.end().catch(() => undefined);
   };
 }
