@@ -219,9 +219,12 @@ test("a failed send being retried is left to its tab by another tab opening the 
   await page.unroute(isRunStream);
   // Retry reads the thread's state first (did the message land?): held here while the other tab opens.
   let held: import("@playwright/test").Route | undefined;
-  await page.route((url) => url.pathname.endsWith(`/threads/${id}/state`), (route) => void (held = route));
+  const isState = (url: URL) => url.pathname.endsWith(`/threads/${id}/state`);
+  await page.route(isState, (route) => (held || route.request().method() !== "GET" ? route.continue() : void (held = route)));
   await chat.retryButton.click();
   await expect.poll(() => held !== undefined).toBe(true);
+  // One Retry at a time: its button is gone while it checks.
+  await expect(chat.retryButton).toHaveCount(0);
 
   const other = await context.newPage();
   const otherChat = new ChatPage(other);
@@ -231,6 +234,7 @@ test("a failed send being retried is left to its tab by another tab opening the 
   expect(await unsentKeys(other)).toEqual([id]);
 
   await held!.continue();
+  await page.unroute(isState);
   await chat.waitForAnswerToFinish();
   await expect(chat.error).toHaveCount(0);
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
@@ -240,16 +244,33 @@ test("a failed send being retried is left to its tab by another tab opening the 
   await otherChat.expectComposerText("");
 });
 
+test("a Retry whose send is no longer kept for its tab (taken or replaced without a word) sends nothing and puts the text back in the box", async ({ page, chat }) => {
+  const id = await chat.startConversation("A retry that finds its record gone");
+  await chat.waitForAnswerToFinish();
+  await page.route(isRunStream, (route) => route.abort());
+  await chat.send("Gone from storage before the retry");
+  await expect(chat.error).toBeVisible();
+  await page.unroute(isRunStream);
+  // What a take by a tab whose word has not arrived yet leaves behind.
+  await page.evaluate(() => localStorage.removeItem("threadline:unsent"));
+  await chat.retryButton.click();
+  await expect(chat.error).toContainText("This tab no longer held your message");
+  await expect(chat.retryButton).toHaveCount(0);
+  await chat.expectComposerText("Gone from storage before the retry");
+  const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string }[] }).messages.filter((m) => m.type === "human");
+  expect(texts).toHaveLength(1);
+});
+
 test("a sending tab too busy to answer at first keeps its young send: the other tab asks again when it is 3 s old, read-only meanwhile", async ({ context, page, chat }) => {
   const id = await chat.startConversation("A busy tab and a young send");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, () => undefined);
   await chat.send("Sent just now from a tab that is busy");
-  // A long task in the first tab from now until 2.6 s after its send: it cannot answer the other
+  // A long task in the first tab from now until 2.4 s after its send: it cannot answer the other
   // tab's first question, and is free again before the send is 3 s old.
   const busy = page.evaluate(() => {
     const record = (JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as Record<string, { at: number }>)[location.pathname.split("/").pop()!];
-    while (Date.now() < record.at + 2600);
+    while (Date.now() < record.at + 2400);
   });
 
   const other = await context.newPage();

@@ -14,7 +14,7 @@ import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/cli
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
 import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
-import { holdUnsent, moveUnsent, releaseUnsent, sendsUnderWay, tabId } from "@/lib/client/unsent";
+import { holdUnsent, moveUnsent, peekUnsent, releaseUnsent, sendsUnderWay, tabId, withUnsentLock } from "@/lib/client/unsent";
 import { browserStorage, NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
 import { onTabMessage } from "@/lib/client/cross-tab";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
@@ -43,6 +43,7 @@ type LastAction = { kind: "send"; sent: SentMessage } | { kind: "join"; runId: s
 
 const UNCHECKED_SEND = "Couldn't check whether your message arrived, so it was not sent again. Check your connection, then try again.";
 const TAKEN_ELSEWHERE = "Your message is now in another tab's message box: send it from there.";
+const NO_LONGER_HELD = "This tab no longer held your message (another tab may have it), so it was not sent again: it is back in your message box.";
 
 interface ChatViewProps {
   /** null on the new-conversation page until the first message creates the thread. */
@@ -74,7 +75,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   //   the box (kept after its run is made too, for a server that drops the message of a run
   //   cancelled before it started; the embedded server writes it into the thread);
   // - `lastAction`, for Retry, until the next send or join.
-  const unsent = useRef<{ sent: SentMessage; key: string } | null>(null);
+  // `kept`: its record made it into storage, so a record gone from there was taken or replaced.
+  const unsent = useRef<{ sent: SentMessage; key: string; kept: boolean } | null>(null);
   const forgetUnsent = useCallback(() => {
     const held = unsent.current;
     const storage = browserStorage();
@@ -188,7 +190,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const takenElsewhere = useRef(new Set<string>());
   const [lastTaken, setLastTaken] = useState<string | null>(null);
   // The send a Retry is checking: counted as under way, so a tab asking meanwhile leaves it here;
-  // one that took it just before still wins (its word arrives during the check).
+  // one that took it just before still wins (its word arrives during the check, or the record is
+  // found gone under the lock before sending).
   const retrying = useRef<string | null>(null);
   useEffect(
     () =>
@@ -228,12 +231,12 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       if (previous?.attachments.length) void releaseSentFiles(previous.id);
       const key = threadId ?? NEW_CONVERSATION_DRAFT;
       const storage = browserStorage();
-      if (storage) holdUnsent(storage, key, message.id, text, { tab: tabId(), files: attachments.length > 0 });
+      const kept = storage ? holdUnsent(storage, key, message.id, text, { tab: tabId(), files: attachments.length > 0 }) : false;
       void holdSentFiles(message.id, attachments);
       if (previous) sendsUnderWay.delete(previous.id);
       sendsUnderWay.add(message.id);
       const sent: SentMessage = { id: message.id, text, attachments };
-      unsent.current = { sent, key };
+      unsent.current = { sent, key, kept };
       lastSend.current = sent;
       setLastAction({ kind: "send", sent });
       setRetryProblem(null);
@@ -245,22 +248,59 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     },
     [submit, threadId],
   );
+  // One Retry at a time (its button is hidden meanwhile); none acts after the view is gone.
+  const checking = useRef(false);
+  const [isChecking, setIsChecking] = useState(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   const retrySend = useCallback(
-    async ({ id, text, attachments }: SentMessage) => {
+    async (sent: SentMessage) => {
+      const { id, text, attachments } = sent;
+      if (checking.current) return;
+      checking.current = true;
+      setIsChecking(true);
       retrying.current = id;
       sendsUnderWay.add(id);
-      const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
-      retrying.current = null;
-      const plan = planRetry(state, text);
-      // Taken by another tab while the state was read (the page says so already).
-      if (takenElsewhere.current.has(id) || plan === "unknown") sendsUnderWay.delete(id);
-      if (takenElsewhere.current.has(id)) return;
-      if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
-      else if (plan === "resume") {
-        forgetUnsent(); // the conversation holds the message: only its answer is missing
-        setRetryProblem(null);
-        void submit(null, RUN_OPTIONS);
-      } else send(text, attachments);
+      try {
+        const state = threadId ? await getBrowserClient().threads.getState<ChatState>(threadId).catch((): typeof UNREADABLE => UNREADABLE) : null;
+        const plan = planRetry(state, text);
+        // Taken by another tab while the state was read (the page says so already), or gone.
+        if (!mounted.current || takenElsewhere.current.has(id)) return;
+        if (plan === "unknown") setRetryProblem(UNCHECKED_SEND);
+        else if (plan === "resume") {
+          forgetUnsent(); // the conversation holds the message: only its answer is missing
+          setRetryProblem(null);
+          void submit(null, RUN_OPTIONS);
+        } else {
+          const held = unsent.current?.sent.id === id ? unsent.current : null;
+          // Checked and sent under the record's lock, which a tab taking it holds too: the record
+          // is either still ours (and replaced by the new send's before anyone can take it) or gone.
+          await withUnsentLock(held?.key ?? "", () => {
+            if (takenElsewhere.current.has(id)) return;
+            const storage = browserStorage();
+            if (held?.kept && storage && peekUnsent(storage, held.key)?.messageId !== id) {
+              // Gone without a word yet (taken, or replaced by another tab's send): not sent from here.
+              unsent.current = null;
+              setLastAction(null);
+              setRetryProblem(NO_LONGER_HELD);
+              setPutBack(sent);
+              return;
+            }
+            send(text, attachments);
+          });
+        }
+      } finally {
+        // The new send, if any, is under way by its own id; this one no longer is.
+        sendsUnderWay.delete(id);
+        retrying.current = null;
+        checking.current = false;
+        if (mounted.current) setIsChecking(false);
+      }
     },
     [send, submit, threadId, forgetUnsent],
   );
@@ -283,7 +323,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
   const takenAway = lastAction?.kind === "send" && lastAction.sent.id === lastTaken;
   const retry =
-    lastAction === null || isLoading || takenAway
+    lastAction === null || isLoading || takenAway || isChecking
       ? null
       : lastAction.kind === "send"
         ? () => void retrySend(lastAction.sent)

@@ -35,13 +35,13 @@ test("a second server started on the same data folder stops at start, saying why
     child.stderr.on("data", (d) => (output += d));
     return { child, output: () => output };
   };
-  const first = start(base + 51);
+  const first = start(base + 81);
   try {
     // The first holds the lock once its database is open: it answers then.
     await expect
-      .poll(async () => (await fetch(`http://127.0.0.1:${base + 51}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 30_000 })
+      .poll(async () => (await fetch(`http://127.0.0.1:${base + 81}/api/langgraph/info`).catch(() => null))?.status ?? 0, { timeout: 30_000 })
       .toBe(200);
-    const second = start(base + 52);
+    const second = start(base + 82);
     const code = await new Promise<number | null>((resolve) => {
       const timer = setTimeout(() => (second.child.kill("SIGKILL"), resolve(null)), 30_000);
       second.child.on("exit", (c) => (clearTimeout(timer), resolve(c)));
@@ -50,7 +50,7 @@ test("a second server started on the same data folder stops at start, saying why
     expect(second.output()).toMatch(/Threadline cannot start: .*threadline\.sqlite is already served by another Threadline process \(pid \d+/);
     expect(second.output()).toContain("LANGGRAPH_API_URL");
     // The first is unharmed.
-    expect((await fetch(`http://127.0.0.1:${base + 51}/api/langgraph/info`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${base + 81}/api/langgraph/info`)).status).toBe(200);
   } finally {
     if (first.child.exitCode === null) {
       first.child.kill("SIGTERM");

@@ -21,14 +21,16 @@ export function loadRecords<T extends { at: number }>(storage: RecordStorage, it
   }
 }
 
-/** Writes the `max` most recent records; a full or refused storage keeps the old item. */
-export function saveRecords<T extends { at: number }>(storage: RecordStorage, item: string, records: Record<string, T>, max: number): void {
+/** Writes the `max` most recent records; a full or refused storage keeps the old item (false). */
+export function saveRecords<T extends { at: number }>(storage: RecordStorage, item: string, records: Record<string, T>, max: number): boolean {
   const kept = Object.entries(records)
     .sort((a, b) => b[1].at - a[1].at)
     .slice(0, max);
   try {
     storage.setItem(item, JSON.stringify(Object.fromEntries(kept)));
+    return true;
   } catch {
     // quota or private mode: what the page holds in memory goes on without this copy
+    return false;
   }
 }

@@ -37,12 +37,23 @@ const load = (storage: UnsentStorage) =>
   });
 const save = (storage: UnsentStorage, records: Record<string, Unsent>) => saveRecords(storage, STORE_KEY, records, MAX_RECORDS);
 
-/** Keeps a send under `key` until `release`; a later send under the same key replaces it. */
-export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, opts: { now?: number; tab?: string; files?: boolean } = {}) {
-  if (!text.trim() && !opts.files) return;
+/** Keeps a send under `key` until `release`; a later send under the same key replaces it. True once it is in storage. */
+export function holdUnsent(storage: UnsentStorage, key: string, messageId: string, text: string, opts: { now?: number; tab?: string; files?: boolean } = {}): boolean {
+  if (!text.trim() && !opts.files) return false;
   const records = load(storage);
   records[key] = { messageId, text, at: opts.now ?? Date.now(), ...(opts.tab ? { tab: opts.tab } : {}), ...(opts.files ? { files: true as const } : {}) };
-  save(storage, records);
+  return save(storage, records);
+}
+
+/**
+ * Runs `f` holding this browser's lock on the unsent send of `key` (Web Locks), so a tab taking
+ * another tab's send (use-draft.ts) and the sending tab's Retry (ChatView) never act on one record
+ * at once. Where the browser has no Web Locks, `f` just runs.
+ */
+export async function withUnsentLock<T>(key: string, f: () => T): Promise<T> {
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  if (!locks?.request) return f();
+  return (await locks.request(`threadline:unsent:${key}`, () => f())) as T;
 }
 
 /** The new-conversation page's send got its thread: a reload now opens that thread's page. */

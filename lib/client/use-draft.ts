@@ -5,7 +5,7 @@ import { ownsKept, safeLocalStorage } from "./storage-owner";
 import { broadcast } from "./cross-tab";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
 import { isSendUnderWay, SILENT_MS, settledTabId } from "./tab-presence";
-import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeUnsent } from "./unsent";
+import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeUnsent, withUnsentLock } from "./unsent";
 
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
@@ -123,7 +123,8 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
           if (cancelled) return;
           underWay = await ask();
         }
-        if (!cancelled) restore({ tab, senderOpen: underWay, askedAbout: waiting.messageId });
+        // Under the record's lock: the sending tab's Retry checks it under the same lock before it sends.
+        if (!cancelled) await withUnsentLock(key, () => !cancelled && restore({ tab, senderOpen: underWay, askedAbout: waiting.messageId }));
       })();
     }
     return () => {
