@@ -17,6 +17,7 @@ import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
 import { holdUnsent, moveUnsent, peekUnsent, releaseUnsent, sendsUnderWay, tabId, withUnsentLock } from "@/lib/client/unsent";
 import { browserStorage, NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
 import { onTabMessage } from "@/lib/client/cross-tab";
+import { wasTaken } from "@/lib/client/taken-sends";
 import { useOtherTabs } from "@/lib/client/use-other-tabs";
 import { useStopKeepingText } from "@/lib/client/use-stop";
 import { ChatError } from "./ChatError";
@@ -99,7 +100,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
       const held = unsent.current;
       const storage = browserStorage();
       if (held && storage && held.key === NEW_CONVERSATION_DRAFT) {
-        moveUnsent(storage, held.key, id, held.sent.id);
+        // Not moved (another new-chat tab's send replaced the record): it was not ours to keep.
+        if (!moveUnsent(storage, held.key, id, held.sent.id)) held.kept = false;
         held.key = id;
       }
       setThreadId(id);
@@ -280,8 +282,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           const held = unsent.current?.sent.id === id ? unsent.current : null;
           // Checked and sent under the record's lock, which a tab taking it holds too: the record
           // is either still ours (and replaced by the new send's before anyone can take it) or gone.
-          await withUnsentLock(held?.key ?? "", () => {
-            if (takenElsewhere.current.has(id)) return;
+          await withUnsentLock(held?.key ?? "", async () => {
+            if (!mounted.current || takenElsewhere.current.has(id)) return;
+            if (held && (await wasTaken(id))) {
+              takenElsewhere.current.add(id);
+              unsent.current = null;
+              setLastTaken(id);
+              return;
+            }
             const storage = browserStorage();
             if (held?.kept && storage && peekUnsent(storage, held.key)?.messageId !== id) {
               // Gone without a word yet (taken, or replaced by another tab's send): not sent from here.

@@ -99,25 +99,49 @@ const stopServing = (err: DatabaseInUseError) => {
   process.exit(3);
 };
 
-const LOCK_HOLDER_SQL = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted";
+/** One lock's sessions carry one name, so a retake can tell its own old session by it (not by a pid, which Postgres reuses). */
+const newSessionName = () => `threadline-lock-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** The sessions holding the lock on this database, and whether each is one of this process's. */
+const LOCK_HOLDERS_SQL = `SELECT l.pid, a.application_name = $2 AS ours FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted`;
+
+/** Our own old session still holds the lock (stopped, or stuck): not another process; try again later. */
+class OwnSessionHoldsLock extends Error {}
 
 /**
  * A connection holding the lock (and its backend's pid), or DatabaseInUseError when another
- * session holds it. `ownOldPid`: this process's previous lock session, cut off without Postgres
- * noticing yet; if that is the holder it is ended, and the lock taken once it lets go.
+ * session holds it. An older session of this same lock (`sessionName`) that still holds it (cut off without
+ * Postgres noticing yet) is ended, and the lock taken once it lets go (OwnSessionHoldsLock while it
+ * has not after 5 s: the caller tries again).
  */
-async function takeAdvisoryLock(connectionString: string, reason: string, ownOldPid?: number, answerWithinMs = ANSWER_WITHIN_MS): Promise<{ client: pg.Client; pid: number }> {
-  const client = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: answerWithinMs, query_timeout: answerWithinMs });
+async function takeAdvisoryLock(
+  connectionString: string,
+  reason: string,
+  sessionName: string,
+  answerWithinMs = ANSWER_WITHIN_MS,
+  stillWanted = () => true,
+): Promise<{ client: pg.Client; pid: number }> {
+  const client = new pg.Client({
+    connectionString,
+    application_name: sessionName,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    connectionTimeoutMillis: answerWithinMs,
+    query_timeout: answerWithinMs,
+  });
   // An error on this connection must not crash the process; its "end", or a failed check, decides what happens next.
   client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
   await client.connect();
   try {
-    for (let wait = 0; ; wait++) {
+    for (let wait = 0; stillWanted(); wait++) {
       const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
       if (rows[0]?.ok) return { client, pid: rows[0].pid };
-      const holders = (await client.query<{ pid: number }>(LOCK_HOLDER_SQL, [ADVISORY_KEY])).rows.map((r) => r.pid);
-      if (ownOldPid !== undefined && holders.includes(ownOldPid) && wait < 50) {
-        if (wait === 0) await client.query("SELECT pg_terminate_backend($1)", [ownOldPid]);
+      const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
+      if (holders.length > 0 && holders.every((h) => h.ours)) {
+        if (wait >= 50) throw new OwnSessionHoldsLock();
+        if (wait % 10 === 0) for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
@@ -125,6 +149,7 @@ async function takeAdvisoryLock(connectionString: string, reason: string, ownOld
       const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
       throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
     }
+    throw new OwnSessionHoldsLock(); // no longer wanted (released): the caller stops
   } catch (err) {
     await client.end().catch(() => undefined);
     throw err;
@@ -143,7 +168,8 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   const onTaken = opts.onTaken ?? stopServing;
   let released = false;
   const within = opts.answerWithinMs ?? ANSWER_WITHIN_MS;
-  let held = await takeAdvisoryLock(connectionString, reason, undefined, within);
+  const sessionName = newSessionName();
+  let held = await takeAdvisoryLock(connectionString, reason, sessionName, within);
   let retaking: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   const pause = (ms: number) =>
@@ -152,11 +178,11 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       wake = () => (clearTimeout(timer), resolve());
     });
 
-  const retake = async (oldPid: number) => {
+  const retake = async () => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
     while (!released) {
       try {
-        const next = await takeAdvisoryLock(connectionString, reason, oldPid, within);
+        const next = await takeAdvisoryLock(connectionString, reason, sessionName, within, () => !released);
         if (released) return void (await next.client.end().catch(() => undefined));
         held = next;
         watch(next.client);
@@ -164,16 +190,20 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
         return;
       } catch (err) {
         if (released) return;
-        if (err instanceof DatabaseInUseError) return onTaken(err);
-        await pause(RETAKE_EVERY_MS); // Postgres not reachable yet
+        if (err instanceof DatabaseInUseError) {
+          // Serving stops here (by default the process exits): no more checks or retakes.
+          released = true;
+          clearInterval(checker);
+          return onTaken(err);
+        }
+        await pause(RETAKE_EVERY_MS); // Postgres not reachable yet, or our old session not gone yet
       }
     }
   };
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
-    const oldPid = held.pid;
     void c.end().catch(() => undefined);
-    retaking = retake(oldPid).finally(() => (retaking = null));
+    retaking = retake().finally(() => (retaking = null));
   };
   const watch = (c: pg.Client) => c.once("end", () => lost(c));
   watch(held.client);

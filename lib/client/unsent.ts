@@ -50,19 +50,26 @@ export function holdUnsent(storage: UnsentStorage, key: string, messageId: strin
  * another tab's send (use-draft.ts) and the sending tab's Retry (ChatView) never act on one record
  * at once. Where the browser has no Web Locks, `f` just runs.
  */
-export async function withUnsentLock<T>(key: string, f: () => T): Promise<T> {
+export async function withUnsentLock<T>(key: string, f: () => T | Promise<T>): Promise<T> {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
   if (!locks?.request) return f();
-  return (await locks.request(`threadline:unsent:${key}`, () => f())) as T;
+  let ran = false;
+  try {
+    return (await locks.request(`threadline:unsent:${key}`, () => ((ran = true), f()))) as T;
+  } catch (err) {
+    // The lock refused (e.g. an opaque origin): do it unguarded rather than not at all.
+    if (ran) throw err;
+    return f();
+  }
 }
 
-/** The new-conversation page's send got its thread: a reload now opens that thread's page. */
-export function moveUnsent(storage: UnsentStorage, from: string, to: string, messageId: string) {
+/** The new-conversation page's send got its thread: a reload now opens that thread's page. True if moved. */
+export function moveUnsent(storage: UnsentStorage, from: string, to: string, messageId: string): boolean {
   const records = load(storage);
-  if (records[from]?.messageId !== messageId) return;
+  if (records[from]?.messageId !== messageId) return false;
   records[to] = records[from];
   delete records[from];
-  save(storage, records);
+  return save(storage, records);
 }
 
 /** The server has the message (its run was created): nothing left to keep. */

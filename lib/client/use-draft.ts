@@ -4,6 +4,7 @@ import { loadRecords, saveRecords, type RecordStorage } from "./recent-records";
 import { ownsKept, safeLocalStorage } from "./storage-owner";
 import { broadcast } from "./cross-tab";
 import { releaseSentFiles, writeDraftFiles } from "./draft-files";
+import { markTaken } from "./taken-sends";
 import { isSendUnderWay, SILENT_MS, settledTabId } from "./tab-presence";
 import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeUnsent, withUnsentLock } from "./unsent";
 
@@ -95,6 +96,7 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
       }
       setRestored({ key, send });
       setAsking(false);
+      return send;
     };
     // A send this page did not make: is it still under way in the tab that did (another tab; or,
     // with this tab's own id, the tab this one was duplicated from, should it have answered the
@@ -123,8 +125,13 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
           if (cancelled) return;
           underWay = await ask();
         }
-        // Under the record's lock: the sending tab's Retry checks it under the same lock before it sends.
-        if (!cancelled) await withUnsentLock(key, () => !cancelled && restore({ tab, senderOpen: underWay, askedAbout: waiting.messageId }));
+        // Under the record's lock, marked before the lock goes: the sending tab's Retry checks both
+        // under the same lock before it sends.
+        if (!cancelled)
+          await withUnsentLock(key, async () => {
+            const taken = cancelled ? null : restore({ tab, senderOpen: underWay, askedAbout: waiting.messageId });
+            if (taken && !taken.delivered) await markTaken(taken.messageId);
+          });
       })();
     }
     return () => {
