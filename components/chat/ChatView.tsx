@@ -284,7 +284,9 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           // is either still ours (and replaced by the new send's before anyone can take it) or gone.
           await withUnsentLock(held?.key ?? "", async () => {
             if (!mounted.current || takenElsewhere.current.has(id)) return;
-            if (held && (await wasTaken(id))) {
+            const taken = held !== null && (await wasTaken(id));
+            if (!mounted.current) return;
+            if (taken) {
               takenElsewhere.current.add(id);
               unsent.current = null;
               setLastTaken(id);
