@@ -211,7 +211,7 @@ test("a send that failed in a tab still open is taken by another tab opening the
 });
 
 test("a failed send being retried is left to its tab by another tab opening the conversation meanwhile, and is sent once", async ({ context, page, chat }) => {
-  const id = await chat.startConversation("A retry while another tab opens");
+  const id = await chat.startConversation("A second try while another tab opens");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, (route) => route.abort());
   await chat.send("Failed once, then retried");
@@ -240,12 +240,12 @@ test("a failed send being retried is left to its tab by another tab opening the 
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
     .filter((m) => m.type === "human")
     .map((m) => m.content);
-  expect(texts).toEqual(["A retry while another tab opens", "Failed once, then retried"]);
+  expect(texts).toEqual(["A second try while another tab opens", "Failed once, then retried"]);
   await otherChat.expectComposerText("");
 });
 
 test("a Retry whose send is no longer kept for its tab (taken or replaced without a word) sends nothing and puts the text back in the box", async ({ page, chat }) => {
-  const id = await chat.startConversation("A retry that finds its record gone");
+  const id = await chat.startConversation("A second try that finds its record gone");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, (route) => route.abort());
   await chat.send("Gone from storage before the retry");

@@ -43,7 +43,7 @@ test("a failed delete brings the row back with an error that can be retried", as
   await expect(sidebar.row(id)).toBeVisible();
 
   await page.unroute(`**/threads/${id}`);
-  await page.getByRole("button", { name: "Retry" }).click();
+  await page.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(sidebar.row(id)).toHaveCount(0);
   await expect.poll(async () => apiClient().threads.get(id).then(() => "there", () => "gone")).toBe("gone");
 });
@@ -61,7 +61,7 @@ test("a background answer that can't be followed says so and can be followed aga
   page.on("request", (r) => {
     if (r.method() === "GET" && r.url().includes(`/threads/${id}/runs/`) && isJoin(new URL(r.url()))) joins.push(r.url());
   });
-  await page.getByRole("button", { name: "Retry" }).click();
+  await page.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(failure).toBeHidden();
   await expect.poll(() => joins.length).toBe(1);
   await expect(sidebar.row(id)).toBeVisible();
@@ -74,7 +74,7 @@ test("a list that fails to load says so and loads on Retry", async ({ page, chat
   await sidebar.search.fill("zebra");
   await expect(sidebar.root.getByRole("alert")).toContainText("Couldn't load conversations");
   await page.unroute("**/threads/search");
-  await sidebar.root.getByRole("button", { name: "Retry" }).click();
+  await sidebar.root.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(sidebar.rows.first()).toContainText("Searchable zebra facts");
 });
 
