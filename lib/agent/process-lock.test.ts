@@ -162,9 +162,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       throw err;
     }
   };
-  const saying = (said: { mock: { calls: unknown[][] } }, text: string) => async () => said.mock.calls.some((c) => String(c[0]).includes(text));
+  type Said = { mock: { calls: unknown[][] } };
+  const saying = (said: Said, text: string) => async () => said.mock.calls.some((c) => String(c[0]).includes(text));
 
-  it.runIf(local)("a lock connection that stops answering is noticed by its check; the lock its old session still holds is ended and taken again", async (ctx) => {
+  type Stopped = { pid: number; said: Said; onTaken: ReturnType<typeof vi.fn>; release: () => Promise<void>; resume: () => void };
+  /**
+   * Takes the lock in this process, stops its backend and waits until the check calls the
+   * connection lost; then `go`. Whatever `go` does, the backend is let go on and the lock released.
+   */
+  const withStoppedBackend = async (ctx: { skip: () => never }, go: (t: Stopped) => Promise<void>) => {
     const onTaken = vi.fn();
     const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
     let stopped: number | undefined;
@@ -174,46 +180,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       if (!signal(pid, "SIGSTOP")) return ctx.skip();
       stopped = pid;
       expect(await until(saying(said, "was lost"))).toBe(true);
+      const resume = () => {
+        signal(pid, "SIGCONT");
+        stopped = undefined;
+      };
+      await go({ pid, said, onTaken, release, resume });
+    } finally {
+      if (stopped !== undefined) signal(stopped, "SIGCONT");
+      await release();
+      said.mockRestore();
+    }
+  };
+
+  it.runIf(local)("a lock connection that stops answering is noticed by its check; the lock its old session still holds is ended and taken again", async (ctx) => {
+    await withStoppedBackend(ctx, async ({ pid, said, onTaken, resume }) => {
       // Let it go on: the terminate it was sent now ends it, and the lock passes to the new session.
-      signal(pid, "SIGCONT");
-      stopped = undefined;
+      resume();
       expect(await until(saying(said, "held again"))).toBe(true);
       const now = await withDb(holders);
       expect(now).toHaveLength(1);
       expect(now[0]).not.toBe(pid);
       expect(onTaken).not.toHaveBeenCalled();
-    } finally {
-      if (stopped !== undefined) signal(stopped, "SIGCONT");
-      await release();
-      said.mockRestore();
-    }
+    });
     expect(await withDb(holders)).toEqual([]);
   }, 60_000);
 
   it.runIf(local)("a release while the lock is being taken again returns at once, leaves no lock behind and does not stop the process", async (ctx) => {
-    const onTaken = vi.fn();
-    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    let stopped: number | undefined;
-    const release = await lockPostgres(url, undefined, { onTaken, checkEveryMs: 200, answerWithinMs: 1_000 });
-    try {
-      const [pid] = await withDb(holders);
-      if (!signal(pid, "SIGSTOP")) return ctx.skip();
-      stopped = pid;
-      // The retake waits for the old session, which cannot go while it is stopped.
-      expect(await until(saying(said, "was lost"))).toBe(true);
+    // The retake waits for the old session, which cannot go while it is stopped.
+    await withStoppedBackend(ctx, async ({ said, onTaken, release, resume }) => {
       const started = Date.now();
       await release();
       expect(Date.now() - started).toBeLessThan(3_000);
-      signal(pid, "SIGCONT");
-      stopped = undefined;
+      resume();
       await new Promise((r) => setTimeout(r, 1500));
       expect(await withDb(holders)).toEqual([]);
       expect(said.mock.calls.some((c) => String(c[0]).includes("held again"))).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
-    } finally {
-      if (stopped !== undefined) signal(stopped, "SIGCONT");
-      await release();
-      said.mockRestore();
-    }
+    });
   }, 60_000);
 });

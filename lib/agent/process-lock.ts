@@ -107,22 +107,16 @@ const LOCK_HOLDERS_SQL = `SELECT l.pid, a.application_name = $2 AS ours FROM pg_
   WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted`;
 
-/** Our own old session still holds the lock (stopped, or stuck): not another process; try again later. */
+/** Our own old session still holds the lock (cut off, not yet gone): not another process; asked again later. */
 class OwnSessionHoldsLock extends Error {}
 
 /**
  * A connection holding the lock (and its backend's pid), or DatabaseInUseError when another
- * session holds it. An older session of this same lock (`sessionName`) that still holds it (cut off without
- * Postgres noticing yet) is ended, and the lock taken once it lets go (OwnSessionHoldsLock while it
- * has not after 5 s: the caller tries again).
+ * session holds it. An older session of this same lock (`sessionName`) that still holds it (cut
+ * off without Postgres noticing yet) is ended, and OwnSessionHoldsLock thrown: the caller asks
+ * again once it is gone.
  */
-async function takeAdvisoryLock(
-  connectionString: string,
-  reason: string,
-  sessionName: string,
-  answerWithinMs = ANSWER_WITHIN_MS,
-  stillWanted = () => true,
-): Promise<{ client: pg.Client; pid: number }> {
+async function takeAdvisoryLock(connectionString: string, reason: string, sessionName: string, answerWithinMs = ANSWER_WITHIN_MS): Promise<{ client: pg.Client; pid: number }> {
   const client = new pg.Client({
     connectionString,
     application_name: sessionName,
@@ -135,21 +129,19 @@ async function takeAdvisoryLock(
   client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
   await client.connect();
   try {
-    for (let wait = 0; stillWanted(); wait++) {
+    // A few tries only for a holder that lets go between the try and the read of who holds it.
+    for (let attempt = 1; ; attempt++) {
       const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
       if (rows[0]?.ok) return { client, pid: rows[0].pid };
       const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
       if (holders.length > 0 && holders.every((h) => h.ours)) {
-        if (wait >= 50) throw new OwnSessionHoldsLock();
-        if (wait % 10 === 0) for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
-        await new Promise((r) => setTimeout(r, 100));
-        continue;
+        for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
+        throw new OwnSessionHoldsLock();
       }
-      if (holders.length === 0 && wait < 50) continue; // let go between the two reads
+      if (holders.length === 0 && attempt < 5) continue;
       const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
       throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
     }
-    throw new OwnSessionHoldsLock(); // no longer wanted (released): the caller stops
   } catch (err) {
     await client.end().catch(() => undefined);
     throw err;
@@ -182,7 +174,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
     while (!released) {
       try {
-        const next = await takeAdvisoryLock(connectionString, reason, sessionName, within, () => !released);
+        const next = await takeAdvisoryLock(connectionString, reason, sessionName, within);
         if (released) return void (await next.client.end().catch(() => undefined));
         held = next;
         watch(next.client);
