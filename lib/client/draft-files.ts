@@ -6,7 +6,8 @@
  * its text and id). Every call resolves, never rejects: without IndexedDB (private mode, quota)
  * the page goes on with what it holds in memory.
  */
-import { clear, createStore, del, delMany, get, set, update, type UseStore } from "idb-keyval";
+import { clear, del, delMany, get, set, update } from "idb-keyval";
+import { lazyKeyvalStore } from "./keyval-store";
 import type { ComposerAttachment } from "./attachments";
 import { ownsKept } from "./storage-owner";
 
@@ -21,17 +22,7 @@ const SENT = "sent:";
 /** Each kept key and when it was written, so pruning reads one small entry, not every file. */
 const INDEX = "index";
 
-let opened: UseStore | null | undefined;
-function store(): UseStore | null {
-  if (opened === undefined) {
-    try {
-      opened = typeof indexedDB === "undefined" ? null : createStore("threadline", "draft-files");
-    } catch {
-      opened = null;
-    }
-  }
-  return opened;
-}
+const store = lazyKeyvalStore("threadline", "draft-files");
 
 const isKept = (v: unknown): v is Kept => {
   const k = v as Partial<Kept> | null;

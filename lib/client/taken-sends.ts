@@ -5,23 +5,14 @@
  * (unsent.ts `withUnsentLock`) before letting go, so the sending tab's Retry, checking under the
  * same lock, cannot miss it. Every call resolves; without IndexedDB nothing is marked (false).
  */
-import { createStore, get, update, type UseStore } from "idb-keyval";
+import { get, update } from "idb-keyval";
+import { lazyKeyvalStore } from "./keyval-store";
 
 /** Marks older than this are dropped: a Retry is pressed in the minutes after a send fails. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
 const MARKS = "marks";
 
-let opened: UseStore | null | undefined;
-function store(): UseStore | null {
-  if (opened === undefined) {
-    try {
-      opened = typeof indexedDB === "undefined" ? null : createStore("threadline-taken-sends", "marks");
-    } catch {
-      opened = null;
-    }
-  }
-  return opened;
-}
+const store = lazyKeyvalStore("threadline-taken-sends", "marks");
 
 /** Another tab has this send's text now. */
 export async function markTaken(messageId: string, now = Date.now()): Promise<void> {
