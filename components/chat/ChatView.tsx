@@ -195,15 +195,19 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   // one that took it just before still wins (its word arrives during the check, or the record is
   // found gone under the lock before sending).
   const retrying = useRef<string | null>(null);
+  // The ref answers the async checks at once; the state re-renders the page without Retry.
+  const noteTaken = useCallback((messageId: string) => {
+    takenElsewhere.current.add(messageId);
+    if (unsent.current?.sent.id === messageId) unsent.current = null;
+    setLastTaken(messageId);
+  }, []);
   useEffect(
     () =>
       onTabMessage((m) => {
         if (m.type !== "unsent-taken" || (sendsUnderWay.has(m.messageId) && retrying.current !== m.messageId)) return;
-        takenElsewhere.current.add(m.messageId);
-        if (unsent.current?.sent.id === m.messageId) unsent.current = null;
-        setLastTaken(m.messageId);
+        noteTaken(m.messageId);
       }),
-    [],
+    [noteTaken],
   );
 
   const { submit, joinStream } = stream;
@@ -280,20 +284,23 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           void submit(null, RUN_OPTIONS);
         } else {
           const held = unsent.current?.sent.id === id ? unsent.current : null;
+          // No record of this send (never kept, or forgotten): no other tab can take it.
+          if (!held) {
+            send(text, attachments);
+            return;
+          }
           // Checked and sent under the record's lock, which a tab taking it holds too: the record
           // is either still ours (and replaced by the new send's before anyone can take it) or gone.
-          await withUnsentLock(held?.key ?? "", async () => {
+          await withUnsentLock(held.key, async () => {
             if (!mounted.current || takenElsewhere.current.has(id)) return;
-            const taken = held !== null && (await wasTaken(id));
+            const taken = await wasTaken(id);
             if (!mounted.current) return;
             if (taken) {
-              takenElsewhere.current.add(id);
-              unsent.current = null;
-              setLastTaken(id);
+              noteTaken(id);
               return;
             }
             const storage = browserStorage();
-            if (held?.kept && storage && peekUnsent(storage, held.key)?.messageId !== id) {
+            if (held.kept && storage && peekUnsent(storage, held.key)?.messageId !== id) {
               // Gone without a word yet (taken, or replaced by another tab's send): not sent from here.
               unsent.current = null;
               setLastAction(null);
@@ -312,7 +319,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         if (mounted.current) setIsChecking(false);
       }
     },
-    [send, submit, threadId, forgetUnsent],
+    [send, submit, threadId, forgetUnsent, noteTaken],
   );
 
   // Stop before the page heard of a run for its message (the request or its answer stalled):
