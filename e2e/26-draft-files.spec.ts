@@ -130,3 +130,38 @@ test("deleting a conversation for good takes its kept draft and files with it; U
   await expect.poll(() => keptFileKeys(page), { timeout: 15_000 }).not.toContain(`draft:${id}`);
   expect(await draftKeys()).not.toContain(id);
 });
+
+test("what is typed or attached while a new conversation is being made stays in its box, kept for that conversation", async ({ page, chat }) => {
+  const chips = page.getByTestId("composer-attachment");
+  await chat.openNew();
+  // The thread's POST is held, so there is time to type and attach before the conversation exists.
+  let makeThread!: () => void;
+  const held = new Promise<void>((resolve) => (makeThread = resolve));
+  await page.route(
+    (url) => /\/threads$/.test(url.pathname),
+    async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    },
+  );
+  await chat.send("The question that makes the conversation");
+  await chat.input.fill("a follow-up typed meanwhile");
+  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await expect(chips).toHaveText([/notes\.txt/]);
+  makeThread();
+  await expect(page).toHaveURL(/\/c\//);
+  const id = await chat.threadId();
+  await chat.waitForAnswerToFinish();
+  await expect(chat.input).toHaveValue("a follow-up typed meanwhile");
+  await expect(chips).toHaveText([/notes\.txt/]);
+  await expect.poll(() => keptFileKeys(page)).toEqual([`draft:${id}`]);
+
+  await page.reload();
+  await expect(chat.input).toHaveValue("a follow-up typed meanwhile");
+  await expect(chips).toHaveText([/notes\.txt/]);
+  // The new-conversation page does not show them again.
+  await page.getByTestId("new-chat").first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await chat.expectComposerText("");
+  await expect(chips).toHaveCount(0);
+});

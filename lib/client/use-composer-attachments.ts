@@ -74,12 +74,7 @@ export function useComposerAttachments(key: string, restored = false, taken: Tak
     committed.current = [...committed.current, ...missing];
     setAttachments((a) => [...a, ...missing]);
   }, []);
-
-  const replace = useCallback((files: readonly ComposerAttachment[]) => {
-    committed.current = [...committed.current.filter((c) => !("id" in c)), ...files];
-    setAttachments([...files]);
-  }, []);
-  const loaded = useKeptDraftFiles(key, restored, taken, { attachments, restore, replace });
+  const loaded = useKeptDraftFiles(key, restored, taken, { attachments, restore });
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
   return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0 || !loaded, loaded, add, remove, clear, restore };

@@ -77,8 +77,13 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   // The send taken for a key, should the effect run again for it (React's StrictMode does): the
   // record is gone from storage by then, and its files are still to be restored.
   const takenFor = useRef<{ key: string; send: TakenSend } | null>(null);
+  // What the box shows, and under which key: a composer's key changes only when its own send makes
+  // the new-conversation page's thread, and what was typed meanwhile stays in the box.
+  const shown = useRef<{ key: string; text: string } | null>(null);
   useEffect(() => {
     let cancelled = false;
+    const before = shown.current;
+    const carried = before && before.key !== key ? before.text : "";
     const restore = (here: Parameters<typeof takeUnsent>[4]) => {
       const storage = browserStorage();
       let send: TakenSend | null = null;
@@ -89,8 +94,11 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
         if (send && !send.delivered) broadcast({ type: "unsent-taken", messageId: send.messageId });
         else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
         const unsent = send && !send.delivered ? send.text : "";
-        const text = joinUnsentAndDraft(unsent, readDraft(storage, key));
-        if (unsent) writeDraft(storage, key, text);
+        const text = joinUnsentAndDraft(unsent, joinUnsentAndDraft(readDraft(storage, key), carried));
+        if (unsent || carried) writeDraft(storage, key, text);
+        // The new-conversation page's draft lets go of the text carried, unless another tab has typed there since.
+        if (carried && before && readDraft(storage, before.key) === carried) writeDraft(storage, before.key, "");
+        shown.current = { key, text };
         // Restoring from storage after hydration is the point of this effect.
         setText(text);
       }
@@ -141,6 +149,7 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
   const update = useCallback(
     (next: string) => {
       setText(next);
+      shown.current = { key, text: next };
       const storage = browserStorage();
       if (storage) writeDraft(storage, key, next);
     },

@@ -14,8 +14,6 @@ interface Box {
   attachments: readonly ComposerAttachment[];
   /** Adds files after those the box holds (the first load of a composer). */
   restore: (files: readonly ComposerAttachment[]) => void;
-  /** Replaces the box's files (the same composer moved to another key). */
-  replace: (files: readonly ComposerAttachment[]) => void;
 }
 
 /**
@@ -23,19 +21,20 @@ interface Box {
  * keeps its text. Once the text is restored (`restored`), the files of the unsent send taken back
  * then (`taken`) are moved into the draft's first, so leaving at once loses nothing; then the
  * draft's files come into the box. A composer whose key changes (the new-conversation page's
- * thread is made) takes the new key's files instead of its own, as the text does. From then on
- * every change is saved. True once the files are in, or patience ran out.
+ * thread is made by its own send) keeps the files it holds, as the text does, now under the
+ * thread's key. From then on every change is saved. True once the files are in, or patience ran out.
  */
 export function useKeptDraftFiles(key: string, restored: boolean, taken: TakenSend | null, box: Box): boolean {
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const [gaveUpFor, setGaveUpFor] = useState<string | null>(null);
   const saved = useRef<{ key: string; ids: string } | null>(null);
-  const { restore, replace, attachments } = box;
+  const { restore, attachments } = box;
   const sentId = taken?.files ? taken.messageId : null;
   const sentBack = sentId !== null && !taken?.delivered;
   useEffect(() => {
     if (!restored) return;
     let live = true;
+    const before = saved.current;
     const patience = setTimeout(() => setGaveUpFor(key), LOAD_PATIENCE_MS);
     void (async () => {
       const sent = sentBack && sentId !== null ? await readSentFiles(sentId) : [];
@@ -45,17 +44,18 @@ export function useKeptDraftFiles(key: string, restored: boolean, taken: TakenSe
       if (sentId !== null) await releaseSentFiles(sentId);
       if (!live) return;
       clearTimeout(patience);
-      const moved = saved.current !== null && saved.current.key !== key;
       saved.current = { key, ids: idsOf(kept) };
-      if (moved) replace(kept);
-      else restore(kept);
+      restore(kept);
       setLoadedFor(key);
+      // Carried over from the new-conversation page: its draft lets go of these files, unless
+      // another tab has saved others there since.
+      if (before && before.key !== key && idsOf(await readDraftFiles(before.key)) === before.ids) await writeDraftFiles(before.key, []);
     })();
     return () => {
       live = false;
       clearTimeout(patience);
     };
-  }, [key, restored, sentId, sentBack, restore, replace]);
+  }, [key, restored, sentId, sentBack, restore]);
   useEffect(() => {
     if (loadedFor !== key) return;
     const ids = idsOf(attachments);
