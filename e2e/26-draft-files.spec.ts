@@ -165,3 +165,20 @@ test("what is typed or attached while a new conversation is being made stays in 
   await chat.expectComposerText("");
   await expect(chips).toHaveCount(0);
 });
+
+test("when the kept files cannot be read (IndexedDB stuck), Send waits a moment for them, then sends without them", async ({ page, chat }) => {
+  // The drafts' database never opens, as when another tab holds it mid-upgrade.
+  await page.addInitScript(() => {
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+      return name === "threadline" ? ({} as IDBOpenDBRequest) : open.call(this, name, version);
+    };
+  });
+  await chat.openNew();
+  await chat.input.fill("Sent although the kept files never came");
+  // Never loaded: Send is let through once the patience (use-kept-draft-files.ts) runs out.
+  await expect(chat.sendButton).toBeEnabled({ timeout: 10_000 });
+  await chat.sendButton.click();
+  await expect(chat.userMessages).toHaveText(["Sent although the kept files never came"]);
+  await chat.waitForAnswerToFinish();
+});

@@ -73,7 +73,6 @@ async function write(key: string, files: readonly ComposerAttachment[], now: num
   }
 }
 
-
 /** Past the most recent draft sets, and sent files past their time. */
 function staleKeys(index: Record<string, number>, now: number): string[] {
   const drafts = Object.entries(index)
