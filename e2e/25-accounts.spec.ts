@@ -175,6 +175,35 @@ test("a shared browser: a session that ended without a sign-out leaves the next 
   await second.close();
 });
 
+// Playwright starts Chromium with its back/forward cache off, so the return is simulated: the
+// owner changes while the page hears nothing (as a cached page hears no storage event), then the
+// page is shown again with `persisted` set.
+test("a page shown again from the back/forward cache after someone else signed in on this browser reloads rather than show the first person's things", async ({ page, chat }) => {
+  const auth = new AuthPage(page);
+  await auth.signUp("Fay", "fay@example.com", PASSWORD_A);
+  await chat.expectComposerText("");
+  await page.evaluate(() => {
+    (window as { stillThisPage?: boolean }).stillThisPage = true;
+    localStorage.setItem("threadline-owner", "someone-who-signed-in-meanwhile");
+  });
+  // The page reloads inside the handler, taking this evaluation's context with it.
+  await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }))).catch(() => undefined);
+  const stillThisPage = () => page.evaluate(() => (window as { stillThisPage?: boolean }).stillThisPage ?? false).catch(() => "navigating");
+  await expect.poll(stillThisPage).toBe(false);
+  // Reloaded: the server still knows Fay, so the page claims the browser's storage for her again.
+  await expect(page.getByTestId("account-email").first()).toHaveText("fay@example.com");
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("threadline-owner"))).not.toBe("someone-who-signed-in-meanwhile");
+
+  // A page shown again while nobody else signed in stays as it is.
+  await page.evaluate(() => {
+    (window as { stillThisPage?: boolean }).stillThisPage = true;
+    window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
+  });
+  await page.waitForTimeout(500);
+  expect(await stillThisPage()).toBe(true);
+  await new AccountMenu(page).signOut();
+});
+
 test("a key made on the settings page works with the SDK from Node, and stops working when revoked", async ({ page }) => {
   const auth = new AuthPage(page);
   await auth.signIn("ana@example.com", PASSWORD_A);
