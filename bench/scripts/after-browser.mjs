@@ -8,19 +8,15 @@
 // Needs a build (`npx next build`) and Debian's chromium.
 import { sleep } from "../lib/stats.mjs";
 import { ensureBuild, startTarget, treeCpuSeconds } from "../lib/targets.mjs";
-import { label, seedThread, timedBatch } from "../workloads/scale.mjs";
+import { batchesOn, label, seedThread } from "../workloads/scale.mjs";
 import { runBrowser } from "../workloads/browser.mjs";
 
 const N0 = Number(process.argv[2] ?? 10000);
 const M = Number(process.argv[3] ?? 3000);
 ensureBuild();
 const target = await startTarget("threadline", { MAX_CONCURRENT_RUNS: "64" });
-let made = 0;
-async function makeThreads(k) {
-  const { upTo, rate, cpuMs } = await timedBatch(target, made, k, seedThread);
-  made = upTo;
-  return { perSec: +rate.toFixed(1), serverCpuMsEach: +cpuMs.toFixed(2) };
-}
+const batches = batchesOn(target);
+const makeThreads = (k) => batches.run(k, seedThread);
 async function idleCpu() {
   const c0 = treeCpuSeconds(target.pid);
   await sleep(5000);
@@ -31,7 +27,7 @@ try {
   console.log("idle cpu/s", await idleCpu());
   console.log("before browser", JSON.stringify(await makeThreads(M)), JSON.stringify(await makeThreads(M)));
   const rec = { value: (...a) => console.log("  rec", a[0], typeof a[2] === "number" ? a[2].toFixed(1) : a[2]) };
-  await runBrowser(target, { total: made, oldestTitle: `Question ${label(0)}`, capMs: 90_000, navigations: 5 }, rec);
+  await runBrowser(target, { total: batches.made, oldestTitle: `Question ${label(0)}`, capMs: 90_000, navigations: 5 }, rec);
   console.log("idle cpu/s after browser", await idleCpu());
   console.log("after browser", JSON.stringify(await makeThreads(M)), JSON.stringify(await makeThreads(M)));
 } finally {

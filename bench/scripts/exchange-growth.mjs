@@ -9,25 +9,21 @@
 // Needs a build (`npx next build`).
 import { startScriptedLLM } from "../lib/scripted-llm.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
-import { exchangeThread, seedThread, timedBatch } from "../workloads/scale.mjs";
+import { batchesOn, exchangeThread, seedThread } from "../workloads/scale.mjs";
 
 const steps = (process.argv[2] ?? "10000,30000").split(",").map(Number);
 ensureBuild();
 const llm = await startScriptedLLM(() => ({ firstTokenMs: 0, tokenMs: 0 }));
 const target = await startTarget("threadline", { CHAT_MODEL: "openai:bench-chat", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: llm.baseURL, MAX_CONCURRENT_RUNS: "64" });
-let made = 0;
-async function batch(k, job) {
-  const { upTo, rate, cpuMs } = await timedBatch(target, made, k, job);
-  made = upTo;
-  return { perSec: +rate.toFixed(1), serverCpuMsEach: +cpuMs.toFixed(2) };
-}
+const batches = batchesOn(target);
+const batch = (k, job) => batches.run(k, job);
 try {
   await batch(500, exchangeThread);
   console.log("1a at N=500", JSON.stringify(await batch(500, exchangeThread)), JSON.stringify(await batch(500, exchangeThread)));
   for (const n of steps) {
-    const grow = await batch(n - made, seedThread);
+    const grow = await batch(n - batches.made, seedThread);
     console.log(`1b to ${n}`, JSON.stringify(grow));
-    console.log(`1a at N=${made}`, JSON.stringify(await batch(500, exchangeThread)), JSON.stringify(await batch(500, exchangeThread)));
+    console.log(`1a at N=${batches.made}`, JSON.stringify(await batch(500, exchangeThread)), JSON.stringify(await batch(500, exchangeThread)));
   }
 } finally {
   await target.stop();

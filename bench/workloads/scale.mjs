@@ -159,6 +159,24 @@ export async function timedBatch(on, from, k, job, { deadline = Infinity, errors
   return { upTo, rate: (upTo - from) / ((performance.now() - started) / 1000), cpuMs: ((on.cpuSeconds() - cpu0) * 1000) / done };
 }
 
+/**
+ * The by-hand scripts' batches on one target, one after another from thread 0: each call makes k
+ * threads with `job` and gives threads/s and the server's CPU ms per thread, rounded for printing.
+ */
+export function batchesOn(target) {
+  let made = 0;
+  return {
+    get made() {
+      return made;
+    },
+    async run(k, job) {
+      const { upTo, rate, cpuMs } = await timedBatch(target, made, k, job);
+      made = upTo;
+      return { perSec: +rate.toFixed(1), serverCpuMsEach: +cpuMs.toFixed(2) };
+    },
+  };
+}
+
 export async function runScale(target, opts, rec) {
   const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep, control, probeN = 0, controlWarm = 0 } = opts;
   const errors = [];
