@@ -64,7 +64,7 @@ test("an oversize file is refused inline: nothing sent, nothing lost from the co
 
   await input.setInputFiles({ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(5 * MiB + 1, 0x20) });
   const error = page.getByTestId("attachment-error");
-  await expect(error).toHaveText(/"huge\.pdf" is 5 MB; each file can be at most 5 MB\./);
+  await expect(error).toHaveText(/"huge\.pdf" is more than 5 MB; each file can be at most 5 MB\./);
   await expect(page.getByTestId("attachment-refusal")).toHaveAttribute("role", "alert");
   await expect(chat.input).toHaveValue("Keep this text");
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);

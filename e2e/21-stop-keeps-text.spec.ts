@@ -142,10 +142,10 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   // A file refused now says why, and why Send waits stays beside it: two alerts, so only the new one is announced.
   await page.getByTestId("attach-input").setInputFiles([{ name: "one-more.txt", mimeType: "text/plain", buffer: Buffer.from("more") }]);
   await expect(page.getByTestId("attachment-error")).toHaveText(
-    '"one-more.txt" not added: a message can carry at most 10 files. 11 files are attached; a message can carry at most 10. Remove some to send.',
+    '"one-more.txt" not added: this message already holds more files than it can carry. 11 files are attached; a message can carry at most 10. Remove some to send.',
   );
   await expect(page.getByTestId("attachment-error").getByRole("alert")).toHaveText([
-    '"one-more.txt" not added: a message can carry at most 10 files.',
+    '"one-more.txt" not added: this message already holds more files than it can carry.',
     "11 files are attached; a message can carry at most 10. Remove some to send.",
   ]);
   await page.getByRole("button", { name: "Remove later-0.txt" }).click();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  ACCEPTED_FILES_HINT,
   admitFiles,
   attachmentBlock,
   bytesToBase64,
@@ -43,7 +44,8 @@ describe("size limits", () => {
   it("refuses a file over the per-file limit with its size and the limit, keeping the others", () => {
     const { admitted, error } = admitFiles([], [file("big.pdf", MAX_FILE_BYTES + 1), file("ok.pdf", 1000)]);
     expect(admitted.map((f) => f.name)).toEqual(["ok.pdf"]);
-    expect(error).toBe(`"big.pdf" is 5 MB; each file can be at most 5 MB.`);
+    expect(error).toBe(`"big.pdf" is more than 5 MB; each file can be at most 5 MB.`);
+    expect(admitFiles([], [file("six.pdf", 6 * MiB)]).error).toBe(`"six.pdf" is 6 MB; each file can be at most 5 MB.`);
     expect(admitFiles([], [file("edge.pdf", MAX_FILE_BYTES)]).error).toBeNull();
   });
 
@@ -62,6 +64,37 @@ describe("size limits", () => {
     expect(error).toContain(`"x.exe" can't be attached`);
   });
 
+  it("says each limit once, naming every file it refused, in the order the limits were first broken", () => {
+    const held = [{ size: 4 * MiB }, { size: 4 * MiB }, { size: 4 * MiB }];
+    const { admitted, error } = admitFiles(held, [
+      file("a.pdf", 4 * MiB),
+      file("x.exe", 10, "application/x-msdownload"),
+      file("b.pdf", 5 * MiB),
+      file("huge.pdf", 9 * MiB),
+      file("y.iso", 10, "application/x-iso9660-image"),
+      file("c.pdf", 4 * MiB),
+      file("fits.txt", 10, "text/plain"),
+    ]);
+    expect(admitted.map((f) => f.name)).toEqual(["fits.txt"]);
+    expect(error).toBe(
+      `"a.pdf", "b.pdf", and "c.pdf" would bring this message past 15 MB, the most a message can carry. ` +
+        `"x.exe" and "y.iso" can't be attached: only ${ACCEPTED_FILES_HINT}. ` +
+        `"huge.pdf" is 9 MB; each file can be at most 5 MB.`,
+    );
+    const many = Array.from({ length: MAX_FILES_PER_MESSAGE + 3 }, (_, i) => file(`f${i}.pdf`, 10));
+    expect(admitFiles([], many).error).toBe(`"f10.pdf", "f11.pdf", and "f12.pdf" not added: a message can carry at most 10 files.`);
+  });
+
+  it("where the files held already break a limit, a refusal for it leaves the limit to overLimit's line", () => {
+    const eleven = Array.from({ length: MAX_FILES_PER_MESSAGE + 1 }, () => ({ size: 1 }));
+    expect(admitFiles(eleven, [file("one-more.txt", 10, "text/plain")]).error).toBe(`"one-more.txt" not added: this message already holds more files than it can carry.`);
+    const heavy = [{ size: MAX_MESSAGE_BYTES }, { size: 1 }];
+    expect(admitFiles(heavy, [file("a.pdf", 1), file("b.pdf", 1)]).error).toBe(`"a.pdf" and "b.pdf" not added: this message's files already add up to more than it can carry.`);
+    // At the limit, not over it: no overLimit line, so the refusal says the limit.
+    const ten = Array.from({ length: MAX_FILES_PER_MESSAGE }, () => ({ size: 1 }));
+    expect(admitFiles(ten, [file("x.txt", 1, "text/plain")]).error).toBe(`"x.txt" not added: a message can carry at most 10 files.`);
+  });
+
   it("never admits more than the limits allow, whatever arrives", () => {
     const arbFile = fc.record({ name: fc.constantFrom("a.pdf", "b.png", "c.txt", "d.exe"), size: fc.nat(7 * MiB), type: fc.constant("") });
     fc.assert(
@@ -73,6 +106,10 @@ describe("size limits", () => {
         if (!overHeld) expect(total).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
         expect(admitted.every((f) => f.size <= MAX_FILE_BYTES && classifyFile(f))).toBe(true);
         expect(error === null).toBe(admitted.length === incoming.length);
+        for (const limit of ["can't be attached", "each file can be at most", `at most ${formatBytes(MAX_MESSAGE_BYTES)}`, "the most a message can carry", `at most ${MAX_FILES_PER_MESSAGE} files`]) expect((error ?? "").split(limit).length).toBeLessThanOrEqual(2);
+        // Shown together in the composer, the refusal and the over-limit line state the size limit once.
+        const shown = [error, overLimit([...held, ...admitted])].filter(Boolean).join(" ");
+        expect(shown.split(`at most ${formatBytes(MAX_MESSAGE_BYTES)}`).length + shown.split("the most a message can carry").length).toBeLessThanOrEqual(3);
       }),
     );
   });
@@ -96,7 +133,7 @@ describe("files over a message's limits (a put-back joined by files added since)
     expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE).fill(1)))).toBeNull();
     expect(overLimit(sized(MAX_MESSAGE_BYTES - 1, 1))).toBeNull();
     expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE + 1).fill(1)))).toBe(`${MAX_FILES_PER_MESSAGE + 1} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}. Remove some to send.`);
-    expect(overLimit(sized(MAX_MESSAGE_BYTES, 1))).toBe(`The files add up to ${formatBytes(MAX_MESSAGE_BYTES + 1)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}. Remove some to send.`);
+    expect(overLimit(sized(MAX_MESSAGE_BYTES, 1))).toBe(`The files add up to more than ${formatBytes(MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}. Remove some to send.`);
     expect(overLimit(sized(...Array(MAX_FILES_PER_MESSAGE + 1).fill(MAX_FILE_BYTES)))).toMatch(/files are attached.*The files add up to/);
   });
 

@@ -91,36 +91,66 @@ export function formatBytes(bytes: number): string {
 
 export interface AdmitResult<F extends FileLike> {
   admitted: F[];
-  /** One line per refused file or limit; null when all were admitted. */
+  /** Why files were refused, one sentence per limit broken, naming its files; null when all were admitted. */
   error: string | null;
+}
+
+/** A size over `limit` never reads as the limit itself ("5 MB; at most 5 MB"). */
+const sizeOver = (bytes: number, limit: number) => (formatBytes(bytes) === formatBytes(limit) ? `more than ${formatBytes(limit)}` : formatBytes(bytes));
+
+const listOf = (items: readonly string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(items);
+
+type Refused = { name: string; size: number; messageTotal: number };
+type Limit = "type" | "file size" | "message size" | "count";
+
+/**
+ * One sentence for the files refused for one limit: the limit said once, whatever their number.
+ * Where the files held already break it, overLimit's line beside it gives the limit: not said twice.
+ */
+function refusalSentence(limit: Limit, files: readonly Refused[], heldOver: { count: boolean; size: boolean }): string {
+  const names = listOf(files.map((f) => `"${f.name}"`));
+  if (limit === "count" && heldOver.count) return `${names} not added: this message already holds more files than it can carry.`;
+  if (limit === "message size" && heldOver.size) return `${names} not added: this message's files already add up to more than it can carry.`;
+  switch (limit) {
+    case "type":
+      return `${names} can't be attached: only ${ACCEPTED_FILES_HINT}.`;
+    case "file size":
+      return `${listOf(files.map((f) => `"${f.name}" is ${sizeOver(f.size, MAX_FILE_BYTES)}`))}; each file can be at most ${formatBytes(MAX_FILE_BYTES)}.`;
+    case "message size":
+      return files.length === 1
+        ? `${names} would bring this message to ${sizeOver(files[0].messageTotal, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`
+        : `${names} would bring this message past ${formatBytes(MAX_MESSAGE_BYTES)}, the most a message can carry.`;
+    case "count":
+      return `${names} not added: a message can carry at most ${MAX_FILES_PER_MESSAGE} files.`;
+  }
 }
 
 /**
  * Which of the new files fit beside those already in the composer. Files are taken in order;
- * one that breaks a limit is refused with a reason and the rest still get their chance.
+ * one that breaks a limit is refused and the rest still get their chance.
  */
 export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, "size">[], incoming: readonly F[]): AdmitResult<F> {
   const admitted: F[] = [];
-  const problems: string[] = [];
+  // In the order each limit was first broken.
+  const refused = new Map<Limit, Refused[]>();
+  const refuse = (limit: Limit, r: Refused) => refused.set(limit, [...(refused.get(limit) ?? []), r]);
   let total = current.reduce((sum, a) => sum + a.size, 0);
   let count = current.length;
+  const heldOver = { count: count > MAX_FILES_PER_MESSAGE, size: total > MAX_MESSAGE_BYTES };
   for (const file of incoming) {
-    const name = file.name || "pasted file";
-    if (!classifyFile(file)) {
-      problems.push(`"${name}" can't be attached: only ${ACCEPTED_FILES_HINT}.`);
-    } else if (file.size > MAX_FILE_BYTES) {
-      problems.push(`"${name}" is ${formatBytes(file.size)}; each file can be at most ${formatBytes(MAX_FILE_BYTES)}.`);
-    } else if (total + file.size > MAX_MESSAGE_BYTES) {
-      problems.push(`"${name}" would bring this message to ${formatBytes(total + file.size)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
-    } else if (count + 1 > MAX_FILES_PER_MESSAGE) {
-      problems.push(`"${name}" not added: a message can carry at most ${MAX_FILES_PER_MESSAGE} files.`);
-    } else {
+    const r = { name: file.name || "pasted file", size: file.size, messageTotal: total + file.size };
+    if (!classifyFile(file)) refuse("type", r);
+    else if (file.size > MAX_FILE_BYTES) refuse("file size", r);
+    else if (total + file.size > MAX_MESSAGE_BYTES) refuse("message size", r);
+    else if (count + 1 > MAX_FILES_PER_MESSAGE) refuse("count", r);
+    else {
       admitted.push(file);
       total += file.size;
       count += 1;
     }
   }
-  return { admitted, error: problems.length ? problems.join(" ") : null };
+  const sentences = [...refused].map(([limit, files]) => refusalSentence(limit, files, heldOver));
+  return { admitted, error: sentences.length ? sentences.join(" ") : null };
 }
 
 /**
@@ -132,7 +162,7 @@ export function overLimit(attachments: readonly Pick<FileLike, "size">[]): strin
   const total = attachments.reduce((sum, a) => sum + a.size, 0);
   const problems: string[] = [];
   if (attachments.length > MAX_FILES_PER_MESSAGE) problems.push(`${attachments.length} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}.`);
-  if (total > MAX_MESSAGE_BYTES) problems.push(`The files add up to ${formatBytes(total)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
+  if (total > MAX_MESSAGE_BYTES) problems.push(`The files add up to ${sizeOver(total, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
   return problems.length ? `${problems.join(" ")} Remove some to send.` : null;
 }
 
