@@ -100,4 +100,37 @@ describe("the activity prune", () => {
     // ...never by every row before the cutoff (one a thread, at least, once the log is a day old) nor by a scan.
     expect(details.filter((d) => /^SCAN |^SEARCH a USING (COVERING )?INDEX tl_thread_activity_at \(at<\?\)/.test(d))).toEqual([]);
   });
+
+  it.runIf(testDialect === "postgres")("after the first, looks up the threads active since the last prune instead of walking every thread (Postgres plan)", async () => {
+    // Enough history that walking it would cost: 3,000 threads with three old rows each, a few active since.
+    await q.transaction(async () => {
+      for (let i = 0; i < 3000; i++) await thread(`plan-${String(i).padStart(5, "0")}`, 300, 200, 100);
+      for (let i = 0; i < 5; i++) await q.setStatus(`plan-${String(i).padStart(5, "0")}`, "idle", at(18));
+    });
+    await q.analyze();
+    const json = (await q.explainActivityPrune(at(12), at(24)))[0] as Record<string, unknown>;
+    const top = (typeof json["QUERY PLAN"] === "string" ? JSON.parse(json["QUERY PLAN"]) : json["QUERY PLAN"]) as { Plan: PgNode }[];
+    const nodes = flat(top[0].Plan);
+    /** The reads (not the delete itself) of the log under this alias. */
+    const readsOf = (alias: string) => nodes.filter((n) => n["Relation Name"] === "tl_thread_activity" && n.Alias === alias && /Scan/.test(n["Node Type"]));
+    const shown = JSON.stringify(top[0].Plan);
+    // The threads active between the two cutoffs come from the at index, by that range...
+    const indexed = nodes.filter((n) => n["Index Name"] === "tl_thread_activity_at");
+    expect(indexed.length, shown).toBeGreaterThan(0);
+    expect(indexed.every((n) => /at >= .*at </.test(n["Index Cond"] ?? "")), shown).toBe(true);
+    // ...and the rows to delete are looked up thread by thread under the primary key...
+    expect(readsOf("a").map((n) => `${n["Node Type"]} ${n["Index Name"]} ${n["Index Cond"]}`), shown).toEqual([expect.stringMatching(/^Index Scan tl_thread_activity_pkey \(\(thread_id = w\.thread_id\)/)]);
+    // ...never by reading the whole log.
+    expect(nodes.filter((n) => n["Node Type"] === "Seq Scan"), shown).toEqual([]);
+  });
 });
+
+interface PgNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Alias?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PgNode[];
+}
+const flat = (n: PgNode): PgNode[] => [n, ...(n.Plans ?? []).flatMap(flat)];
