@@ -72,8 +72,14 @@ export function lockSqliteFile(dbPath: string, reason = EMBEDDED_SERVER_REASON):
 /** One key for every Threadline process, per database (advisory locks are per database). */
 const ADVISORY_KEY = 0x7468_7264; // "thrd"
 
-/** How soon a lost lock is asked for again while Postgres is not back. */
+/** How soon a lost lock is asked for again while Postgres is not back (on a new connection). */
 const RETAKE_EVERY_MS = 1_000;
+/**
+ * How soon it is asked for again, on the same connection, while our own old session still holds
+ * it (told to end): short, since the lock is free the moment that session goes, and another
+ * process starting then would get it.
+ */
+const OWN_SESSION_POLL_MS = 100;
 /**
  * How often the lock's connection is checked. A connection cut off without a word (a host gone,
  * a failover, a partition) ends no socket, so only a query that gets no answer shows it.
@@ -89,9 +95,10 @@ export interface PostgresLockOptions {
    * code 3, the message on stderr).
    */
   onTaken?: (err: DatabaseInUseError) => void;
-  /** Tests: how often the connection is checked, and how long an answer may take. */
+  /** Tests: how often the connection is checked, how long an answer may take, and the wait for our own old session. */
   checkEveryMs?: number;
   answerWithinMs?: number;
+  ownSessionPollMs?: number;
 }
 
 const stopServing = (err: DatabaseInUseError) => {
@@ -107,16 +114,8 @@ const LOCK_HOLDERS_SQL = `SELECT l.pid, a.application_name = $2 AS ours FROM pg_
   WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted`;
 
-/** Our own old session still holds the lock (cut off, not yet gone): not another process; asked again later. */
-class OwnSessionHoldsLock extends Error {}
-
-/**
- * A connection holding the lock (and its backend's pid), or DatabaseInUseError when another
- * session holds it. An older session of this same lock (`sessionName`) that still holds it (cut
- * off without Postgres noticing yet) is ended, and OwnSessionHoldsLock thrown: the caller asks
- * again once it is gone.
- */
-async function takeAdvisoryLock(connectionString: string, reason: string, sessionName: string, answerWithinMs = ANSWER_WITHIN_MS): Promise<{ client: pg.Client; pid: number }> {
+/** The lock's connection: it must not crash the process on an error; its "end", or a failed check, decides what happens next. */
+function lockConnection(connectionString: string, sessionName: string, answerWithinMs: number): pg.Client {
   const client = new pg.Client({
     connectionString,
     application_name: sessionName,
@@ -125,26 +124,28 @@ async function takeAdvisoryLock(connectionString: string, reason: string, sessio
     connectionTimeoutMillis: answerWithinMs,
     query_timeout: answerWithinMs,
   });
-  // An error on this connection must not crash the process; its "end", or a failed check, decides what happens next.
   client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
-  await client.connect();
-  try {
-    // A few tries only for a holder that lets go between the try and the read of who holds it.
-    for (let attempt = 1; ; attempt++) {
-      const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
-      if (rows[0]?.ok) return { client, pid: rows[0].pid };
-      const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
-      if (holders.length > 0 && holders.every((h) => h.ours)) {
-        for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
-        throw new OwnSessionHoldsLock();
-      }
-      if (holders.length === 0 && attempt < 5) continue;
-      const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
-      throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
+  return client;
+}
+
+/**
+ * Asks for the lock on `client`: its backend's pid once held; null when only older sessions of
+ * this same lock (`sessionName`) hold it, cut off without Postgres noticing yet: they are told to
+ * end, and the caller asks again shortly. DatabaseInUseError when another session holds it.
+ */
+async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: string): Promise<number | null> {
+  // A few tries only for a holder that lets go between the try and the read of who holds it.
+  for (let attempt = 1; ; attempt++) {
+    const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
+    if (rows[0]?.ok) return rows[0].pid;
+    const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
+    if (holders.length > 0 && holders.every((h) => h.ours)) {
+      for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
+      return null;
     }
-  } catch (err) {
-    await client.end().catch(() => undefined);
-    throw err;
+    if (holders.length === 0 && attempt < 5) continue;
+    const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
+    throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
   }
 }
 
@@ -153,15 +154,28 @@ async function takeAdvisoryLock(connectionString: string, reason: string, sessio
  * its own for the life of the process. The server frees it when that connection ends, so a crashed
  * process leaves nothing behind. The same goes for a connection this process loses (Postgres
  * restarted, the backend terminated, or a check every 15 s unanswered for 10 s): then the lock is
- * taken again on a new connection, retried while Postgres is away; if another process got it
- * first, `onTaken` (this process stops). Returns the release (tests, shutdown).
+ * taken again on a new connection, retried each second while Postgres is away; an old session of
+ * this lock that still holds it is told to end, and the lock asked for every 100 ms until it has
+ * (another process starting in that moment would win it). If another process got it first,
+ * `onTaken` (this process stops). Returns the release (tests, shutdown).
  */
 export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON, opts: PostgresLockOptions = {}): Promise<() => Promise<void>> {
   const onTaken = opts.onTaken ?? stopServing;
   let released = false;
   const within = opts.answerWithinMs ?? ANSWER_WITHIN_MS;
+  // Every session of this lock carries one name, new to this call: no session holds it yet.
   const sessionName = newSessionName();
-  let held = await takeAdvisoryLock(connectionString, reason, sessionName, within);
+  const first = lockConnection(connectionString, sessionName, within);
+  let held: { client: pg.Client; pid: number };
+  try {
+    await first.connect();
+    const pid = await tryAdvisoryLock(first, reason, sessionName);
+    if (pid === null) throw new Error(`a session named ${sessionName} held the lock before it was asked for`);
+    held = { client: first, pid };
+  } catch (err) {
+    await first.end().catch(() => undefined);
+    throw err;
+  }
   let retaking: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   const pause = (ms: number) =>
@@ -172,25 +186,38 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
 
   const retake = async () => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
+    let client: pg.Client | null = null;
     while (!released) {
       try {
-        const next = await takeAdvisoryLock(connectionString, reason, sessionName, within);
-        if (released) return void (await next.client.end().catch(() => undefined));
-        held = next;
-        watch(next.client);
-        console.error("[store] the one-process lock is held again");
-        return;
+        if (!client) {
+          client = lockConnection(connectionString, sessionName, within);
+          await client.connect();
+        }
+        const pid = await tryAdvisoryLock(client, reason, sessionName);
+        if (released) break;
+        if (pid !== null) {
+          held = { client, pid };
+          watch(client);
+          console.error("[store] the one-process lock is held again");
+          return;
+        }
+        await pause(opts.ownSessionPollMs ?? OWN_SESSION_POLL_MS);
       } catch (err) {
-        if (released) return;
+        if (released) break;
         if (err instanceof DatabaseInUseError) {
           // Serving stops here (by default the process exits): no more checks or retakes.
           released = true;
           clearInterval(checker);
+          await client?.end().catch(() => undefined);
           return onTaken(err);
         }
-        await pause(RETAKE_EVERY_MS); // Postgres not reachable yet, or our old session not gone yet
+        // Postgres not reachable yet, or this connection failed: a new one, a moment later.
+        await client?.end().catch(() => undefined);
+        client = null;
+        await pause(RETAKE_EVERY_MS);
       }
     }
+    await client?.end().catch(() => undefined);
   };
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
