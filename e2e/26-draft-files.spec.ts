@@ -166,7 +166,7 @@ test("what is typed or attached while a new conversation is being made stays in 
   await expect(chips).toHaveCount(0);
 });
 
-test("when the kept files cannot be read (IndexedDB stuck), Send waits a moment for them, then sends without them", async ({ page, chat }) => {
+test("when the kept files cannot be read (IndexedDB stuck), Send is let through without them once the patience runs out", async ({ page, chat }) => {
   // The drafts' database never opens, as when another tab holds it mid-upgrade.
   await page.addInitScript(() => {
     const open = IDBFactory.prototype.open;

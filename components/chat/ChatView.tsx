@@ -284,7 +284,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
           void submit(null, RUN_OPTIONS);
         } else {
           const held = unsent.current?.sent.id === id ? unsent.current : null;
-          // No record of this send (never kept, or forgotten): no other tab can take it.
+          // This page no longer holds the send (its run was made, it was stopped, or resumed): no other tab can take it.
           if (!held) {
             send(text, attachments);
             return;

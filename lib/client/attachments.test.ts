@@ -98,19 +98,30 @@ describe("size limits", () => {
   it("never admits more than the limits allow, whatever arrives", () => {
     const arbFile = fc.record({ name: fc.constantFrom("a.pdf", "b.png", "c.txt", "d.exe"), size: fc.nat(7 * MiB), type: fc.constant("") });
     fc.assert(
-      fc.property(fc.array(fc.nat(5 * MiB), { maxLength: 4 }), fc.array(arbFile, { maxLength: 15 }), (heldSizes, incoming) => {
-        const held = heldSizes.map((size) => ({ size }));
-        const { admitted, error } = admitFiles(held, incoming);
-        const total = [...held, ...admitted].reduce((s, f) => s + f.size, 0);
-        const overHeld = heldSizes.reduce((s, n) => s + n, 0) > MAX_MESSAGE_BYTES;
-        if (!overHeld) expect(total).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
-        expect(admitted.every((f) => f.size <= MAX_FILE_BYTES && classifyFile(f))).toBe(true);
-        expect(error === null).toBe(admitted.length === incoming.length);
-        for (const limit of ["can't be attached", "each file can be at most", `at most ${formatBytes(MAX_MESSAGE_BYTES)}`, "the most a message can carry", `at most ${MAX_FILES_PER_MESSAGE} files`]) expect((error ?? "").split(limit).length).toBeLessThanOrEqual(2);
-        // Shown together in the composer, the refusal and the over-limit line state the size limit once.
-        const shown = [error, overLimit([...held, ...admitted])].filter(Boolean).join(" ");
-        expect(shown.split(`at most ${formatBytes(MAX_MESSAGE_BYTES)}`).length + shown.split("the most a message can carry").length).toBeLessThanOrEqual(3);
-      }),
+      // Held files as a composer may have them: a few of any size, or (put back by Stop) near or over a limit.
+      fc.property(
+        fc.oneof(
+          fc.array(fc.nat(5 * MiB), { maxLength: 4 }),
+          fc.array(fc.integer({ min: 3 * MiB, max: 5 * MiB }), { minLength: 3, maxLength: 12 }),
+          fc.array(fc.nat(100_000), { minLength: MAX_FILES_PER_MESSAGE - 1, maxLength: MAX_FILES_PER_MESSAGE + 3 }),
+        ),
+        fc.array(arbFile, { maxLength: 15 }),
+        (heldSizes, incoming) => {
+          const held = heldSizes.map((size) => ({ size }));
+          const { admitted, error } = admitFiles(held, incoming);
+          const total = [...held, ...admitted].reduce((s, f) => s + f.size, 0);
+          const overHeld = heldSizes.reduce((s, n) => s + n, 0) > MAX_MESSAGE_BYTES;
+          if (!overHeld) expect(total).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+          if (held.length <= MAX_FILES_PER_MESSAGE) expect(held.length + admitted.length).toBeLessThanOrEqual(MAX_FILES_PER_MESSAGE);
+          expect(admitted.every((f) => f.size <= MAX_FILE_BYTES && classifyFile(f))).toBe(true);
+          expect(error === null).toBe(admitted.length === incoming.length);
+          for (const limit of ["can't be attached", "each file can be at most", `at most ${formatBytes(MAX_MESSAGE_BYTES)}`, "the most a message can carry", `at most ${MAX_FILES_PER_MESSAGE} files`]) expect((error ?? "").split(limit).length).toBeLessThanOrEqual(2);
+          // Shown together in the composer, the refusal and the over-limit line state each limit once.
+          const shown = [error, overLimit([...held, ...admitted])].filter(Boolean).join(" ");
+          expect(shown.split(`at most ${formatBytes(MAX_MESSAGE_BYTES)}`).length + shown.split("the most a message can carry").length).toBeLessThanOrEqual(3);
+          expect(shown.split(`at most ${MAX_FILES_PER_MESSAGE}`).length).toBeLessThanOrEqual(2);
+        },
+      ),
     );
   });
 

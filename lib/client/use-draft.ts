@@ -97,7 +97,7 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
         const text = joinUnsentAndDraft(unsent, joinUnsentAndDraft(readDraft(storage, key), carried));
         if (unsent || carried) writeDraft(storage, key, text);
         // The new-conversation page's draft lets go of the text carried, unless another tab has typed there since.
-        if (carried && before && readDraft(storage, before.key) === carried) writeDraft(storage, before.key, "");
+        if (carried && before && readDraft(storage, before.key) === carried.slice(0, MAX_DRAFT_CHARS)) writeDraft(storage, before.key, "");
         shown.current = { key, text };
         // Restoring from storage after hydration is the point of this effect.
         setText(text);

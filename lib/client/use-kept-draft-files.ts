@@ -12,7 +12,7 @@ const unique = (files: readonly ComposerAttachment[]) => files.filter((f, i) => 
 
 interface Box {
   attachments: readonly ComposerAttachment[];
-  /** Adds files after those the box holds (the first load of a composer). */
+  /** Adds files after those the box holds (each load: a composer's first, and the one after its key moved). */
   restore: (files: readonly ComposerAttachment[]) => void;
 }
 
@@ -49,7 +49,7 @@ export function useKeptDraftFiles(key: string, restored: boolean, taken: TakenSe
       setLoadedFor(key);
       // Carried over from the new-conversation page: its draft lets go of these files, unless
       // another tab has saved others there since.
-      if (before && before.key !== key && idsOf(await readDraftFiles(before.key)) === before.ids) await writeDraftFiles(before.key, []);
+      if (before && before.key !== key && before.ids !== "" && idsOf(await readDraftFiles(before.key)) === before.ids) await writeDraftFiles(before.key, []);
     })();
     return () => {
       live = false;
