@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { holdSentFiles, readDraftFiles, readSentFiles, writeDraftFiles } from "./draft-files";
 import { holdUnsent, takeUnsent } from "./unsent";
-import { forgetConversationDrafts, MAX_DRAFT_CHARS, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
+import { carryDraft, forgetConversationDrafts, MAX_DRAFT_CHARS, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -38,6 +38,39 @@ describe("drafts", () => {
     expect(readDraft(s, "a")).toBe("");
     writeDraft(s, "a", "fresh");
     expect(readDraft(s, "a")).toBe("fresh");
+  });
+});
+
+describe("a draft carried from the new-conversation page to the conversation its send made", () => {
+  it("is kept for the conversation and no longer for the new page", () => {
+    const s = memoryStorage();
+    writeDraft(s, "new", "typed while it was made");
+    expect(carryDraft(s, "new", "t1", "typed while it was made")).toBe("typed while it was made");
+    expect(readDraft(s, "t1")).toBe("typed while it was made");
+    expect(readDraft(s, "new")).toBe("");
+  });
+
+  it("leaves the new page what another tab typed there since", () => {
+    const s = memoryStorage();
+    writeDraft(s, "new", "another tab's idea");
+    carryDraft(s, "new", "t1", "this tab's follow-up");
+    expect(readDraft(s, "t1")).toBe("this tab's follow-up");
+    expect(readDraft(s, "new")).toBe("another tab's idea");
+  });
+
+  it("lets go of the new page's copy also when it was stored cut at the cap", () => {
+    const s = memoryStorage();
+    const long = "y".repeat(MAX_DRAFT_CHARS + 10);
+    writeDraft(s, "new", long);
+    carryDraft(s, "new", "t1", long);
+    expect(readDraft(s, "new")).toBe("");
+    expect(readDraft(s, "t1")).toHaveLength(MAX_DRAFT_CHARS);
+  });
+
+  it("goes after a draft the conversation already had, never over it", () => {
+    const s = memoryStorage();
+    writeDraft(s, "t1", "kept before");
+    expect(carryDraft(s, "new", "t1", "carried")).toBe("kept before\n\ncarried");
   });
 });
 

@@ -49,6 +49,19 @@ export async function forgetConversationDrafts(storage: DraftStorage | null, thr
   await Promise.all([writeDraftFiles(threadId, []), dropped?.files ? releaseSentFiles(dropped.messageId) : null]);
 }
 
+/**
+ * What a composer showed under `from` when its own send made the conversation `to`: kept as `to`'s
+ * draft (after any it had), and let go of by `from`'s unless another tab has typed there since.
+ * Returns `to`'s draft.
+ */
+export function carryDraft(storage: DraftStorage, from: string, to: string, shown: string): string {
+  const text = joinUnsentAndDraft(readDraft(storage, to), shown);
+  writeDraft(storage, to, text);
+  // Compared as it was stored: a draft is kept cut at MAX_DRAFT_CHARS.
+  if (readDraft(storage, from) === shown.slice(0, MAX_DRAFT_CHARS)) writeDraft(storage, from, "");
+  return text;
+}
+
 const NONE: ReadonlySet<string> = new Set();
 
 /** localStorage, while this page may keep things there (storage-owner.ts: not after a sign-out in another tab). */
@@ -94,10 +107,9 @@ export function useDraft(key: string, delivered: ReadonlySet<string> = NONE): [s
         if (send && !send.delivered) broadcast({ type: "unsent-taken", messageId: send.messageId });
         else if (takenFor.current?.key === key) send = { ...takenFor.current.send, text: "" };
         const unsent = send && !send.delivered ? send.text : "";
-        const text = joinUnsentAndDraft(unsent, joinUnsentAndDraft(readDraft(storage, key), carried));
-        if (unsent || carried) writeDraft(storage, key, text);
-        // The new-conversation page's draft lets go of the text carried, unless another tab has typed there since.
-        if (carried && before && readDraft(storage, before.key) === carried.slice(0, MAX_DRAFT_CHARS)) writeDraft(storage, before.key, "");
+        const draft = carried && before ? carryDraft(storage, before.key, key, carried) : readDraft(storage, key);
+        const text = joinUnsentAndDraft(unsent, draft);
+        if (unsent) writeDraft(storage, key, text);
         shown.current = { key, text };
         // Restoring from storage after hydration is the point of this effect.
         setText(text);
