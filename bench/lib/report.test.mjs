@@ -62,3 +62,27 @@ describe("the first page beside the control", () => {
     expect(steps([[1000, 1]])).toEqual([]);
   });
 });
+
+describe("the first page against GET /info in the report", () => {
+  const TL = { name: "Threadline" };
+  const judged = (figures) => {
+    const rec = recorder();
+    for (const n of [10_000, 100_000]) rec.value(`create.${n}`, TL, 100);
+    for (const [key, v] of Object.entries(figures)) rec.value(key, TL, v);
+    return verdicts(rec, { ...P, steps: [10_000, 100_000], streamers: 50 }).filter((v) => /GET \/info|\/info's p95|its p95|flat from/.test(v.what));
+  };
+  it("judges the p95 beside the p50, idle and while runs stream, and the p95's flatness", () => {
+    const v = judged({
+      "page.100000.p50": 2.2, "info.100000.p50": 2, "pageinfo.100000": 1.1,
+      "page.100000.p95": 4, "info.100000.p95": 2.5, "pageinfo95.100000": 1.6,
+      "busy.100000.p95": 3, "busyinfo.100000.p95": 2.9, "busyratio95.100000": 3 / 2.9,
+      "page.10000.p50": 2, "page.10000.p95": 2,
+    });
+    const byWhat = Object.fromEntries(v.map((x) => [x.what, x.ok]));
+    expect(byWhat["first page within 1.2× GET /info at N=100k"]).toBe(true);
+    expect(byWhat["…its p95 within 1.2× /info's p95 at N=100k"]).toBe(false);
+    expect(byWhat["…its p95 while 50 runs stream, N=100k"]).toBe(true);
+    expect(byWhat["first page flat from 10k to 100k (≤ 1.2×)"]).toBe(true);
+    expect(byWhat["…and its p95 (≤ 1.2×)"]).toBe(false);
+  });
+});

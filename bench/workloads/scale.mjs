@@ -246,7 +246,9 @@ export async function runScale(target, opts, rec) {
     rec.value(`page.${n}.p50`, target, p50(idle.page), reached ? "" : `at N=${made}`);
     rec.value(`page.${n}.p95`, target, p95(idle.page));
     rec.value(`info.${n}.p50`, target, p50(idle.info));
+    rec.value(`info.${n}.p95`, target, p95(idle.info));
     rec.value(`pageinfo.${n}`, target, p50(idle.page) / p50(idle.info));
+    rec.value(`pageinfo95.${n}`, target, p95(idle.page) / p95(idle.info));
     if (control) {
       // The control holds only the threads made beside it (1.2k, 3.2k and 6.2k at a full run's three
       // steps): at the first step it holds more than this server, so only the later steps set a
@@ -261,7 +263,9 @@ export async function runScale(target, opts, rec) {
     rec.value(`busy.${n}.p50`, target, p50(busy.page), `${bgRuns} runs streamed meanwhile`);
     rec.value(`busy.${n}.p95`, target, p95(busy.page));
     rec.value(`busyinfo.${n}.p50`, target, p50(busy.info));
+    rec.value(`busyinfo.${n}.p95`, target, p95(busy.info));
     rec.value(`busyratio.${n}`, target, p50(busy.page) / p50(busy.info));
+    rec.value(`busyratio95.${n}`, target, p95(busy.page) / p95(busy.info));
 
     if (target.kind === "threadline") {
       const narrow = [];
