@@ -15,8 +15,15 @@ export function bodyLimitFor(method: string, pattern: string): number {
 
 const mib = (n: number) => `${n / (1024 * 1024)} MiB`;
 /**
- * The rest of the body stays unread, so the server drops the connection after answering; saying
- * so keeps a client from sending its next request down that dying keep-alive socket.
+ * A body at most this far past its cap is still read to its end (and dropped) before the 413:
+ * the client, done sending, then reads the answer. Stopping mid-upload instead closes the
+ * connection under a client still writing, which may see only a broken pipe, not why.
+ */
+export const READ_PAST_LIMIT = 1024 * 1024;
+/**
+ * Past READ_PAST_LIMIT the rest of the body stays unread, so the server drops the connection
+ * after answering; saying so keeps a client from sending its next request down that dying
+ * keep-alive socket.
  */
 const tooLarge = (limit: number) =>
   new ApiError(413, `Request body is larger than the limit of ${mib(limit)} (${limit} bytes)`, { Connection: "close" });
@@ -33,7 +40,8 @@ export function isJsonType(contentType: string | null): boolean {
 export async function readCapped(body: ReadableStream<Uint8Array>, declared: string | null, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
   if (declared != null && Number(declared) > limit) {
-    await reader.cancel().catch(() => undefined);
+    if (Number(declared) <= limit + READ_PAST_LIMIT) await dropRest(reader, limit + READ_PAST_LIMIT);
+    else await reader.cancel().catch(() => undefined);
     throw tooLarge(limit);
   }
   const chunks: Uint8Array[] = [];
@@ -44,7 +52,7 @@ export async function readCapped(body: ReadableStream<Uint8Array>, declared: str
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        await dropRest(reader, limit + READ_PAST_LIMIT - size);
         throw tooLarge(limit);
       }
       chunks.push(value);
@@ -60,6 +68,20 @@ export async function readCapped(body: ReadableStream<Uint8Array>, declared: str
     at += c.byteLength;
   }
   return out;
+}
+
+/** Reads and drops up to `budget` more bytes: to the body's end if it comes within them, else stops there. */
+async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  try {
+    for (let left = budget; left >= 0; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      left -= value.byteLength;
+    }
+  } catch {
+    // the client went away: the 413 is the answer all the same
+  }
+  await reader.cancel().catch(() => undefined);
 }
 
 /** Counts bracket nesting outside strings, before JSON.parse ever sees the text. */

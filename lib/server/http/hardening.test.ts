@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, createHarness, human, type Harness } from "../test-harness";
+import { READ_PAST_LIMIT } from "./body";
 
 /** Issue 9: no title rule bypassed, no graph internals reachable, every limit a 4xx. */
 let h: Harness;
@@ -144,8 +145,26 @@ describe("limits", () => {
     const r = await send(`/threads/${t}/runs/stream`, init as RequestInit);
     expect(r.status).toBe(413);
     expect(r.detail).toMatch(/25 MiB/);
-    expect(pulled).toBeGreaterThan(25 * 1024 * 1024);
-    expect(pulled).toBeLessThan(25 * 1024 * 1024 + 4 * chunk.byteLength);
+    // Read past the cap by READ_PAST_LIMIT at most (so a body a little over it is read to its end), then no more.
+    expect(pulled).toBeGreaterThan(25 * 1024 * 1024 + READ_PAST_LIMIT);
+    expect(pulled).toBeLessThan(25 * 1024 * 1024 + READ_PAST_LIMIT + 4 * chunk.byteLength);
+  });
+
+  it("reads a body a little past the cap to its end before the 413, so a client still sending gets the answer", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const total = 1024 * 1024 + 256 * 1024;
+    const slightlyOver = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (pulled >= total) return c.close();
+        pulled += chunk.byteLength;
+        c.enqueue(chunk);
+      },
+    });
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: slightlyOver, duplex: "half" };
+    const r = await send(`/threads/${t}/history`, init as RequestInit);
+    expect(r.status).toBe(413);
+    expect(pulled).toBe(total);
   });
 
   it("refuses JSON nested deeper than 32 levels, filters with too many keys, offsets past 1,000,000", async () => {
