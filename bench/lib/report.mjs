@@ -245,7 +245,10 @@ export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, 
   return `# Benchmark results
 
 Written by \`bench/run.mjs\` (\`${command}\`). Both servers are driven by the same workloads through
-the official \`@langchain/langgraph-sdk\` Client: Threadline is \`next start -H 127.0.0.1\` on the
+the official \`@langchain/langgraph-sdk\` Client, but for the first page each gets the request its
+web app would send: Threadline the lean one (\`select\` + \`extract\` of the title, \`$as_of\`,
+sorted by \`activity_at\`), langgraph dev (no \`extract\` there) the standard search, whose rows carry
+all of \`values\`, sorted by \`updated_at\`. Threadline is \`next start -H 127.0.0.1\` on the
 production build with a fresh DATA_DIR; "langgraph dev" is \`langgraphjs dev --no-browser --port <free>
 --host 127.0.0.1\` serving this repo's \`langgraph.json\` (the same graph and TitleMiddleware) from a
 fresh \`.langgraph_api\` folder. "Threadline's edge" is how many times better Threadline's figure is
