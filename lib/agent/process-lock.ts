@@ -75,11 +75,10 @@ const ADVISORY_KEY = 0x7468_7264; // "thrd"
 /** How soon a lost lock is asked for again while Postgres is not back (on a new connection). */
 const RETAKE_EVERY_MS = 1_000;
 /**
- * How soon it is asked for again, on the same connection, while our own old session still holds
- * it (told to end): short, since the lock is free the moment that session goes, and another
- * process starting then would get it.
+ * How long one wait in Postgres' queue for the lock lasts while our own old session still holds
+ * it (told to end); then the holders are read again and the wait starts over.
  */
-const OWN_SESSION_POLL_MS = 100;
+const OWN_SESSION_WAIT_MS = 5_000;
 /**
  * How often the lock's connection is checked. A connection cut off without a word (a host gone,
  * a failover, a partition) ends no socket, so only a query that gets no answer shows it.
@@ -95,10 +94,10 @@ export interface PostgresLockOptions {
    * code 3, the message on stderr).
    */
   onTaken?: (err: DatabaseInUseError) => void;
-  /** Tests: how often the connection is checked, how long an answer may take, and the wait for our own old session. */
+  /** Tests: how often the connection is checked, how long an answer may take, and one wait in line for our own old session. */
   checkEveryMs?: number;
   answerWithinMs?: number;
-  ownSessionPollMs?: number;
+  ownSessionWaitMs?: number;
 }
 
 const stopServing = (err: DatabaseInUseError) => {
@@ -129,11 +128,30 @@ function lockConnection(connectionString: string, sessionName: string, answerWit
 }
 
 /**
- * Asks for the lock on `client`: its backend's pid once held; null when only older sessions of
- * this same lock (`sessionName`) hold it, cut off without Postgres noticing yet: they are told to
- * end, and the caller asks again shortly. DatabaseInUseError when another session holds it.
+ * Waits in Postgres' queue for the lock, up to `waitMs`: when the holder goes, Postgres hands the
+ * lock to this waiting session at once, so no other process's try can get in between. Its
+ * backend's pid once held; null when the wait ran out.
  */
-async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: string): Promise<number | null> {
+async function waitInLine(client: pg.Client, waitMs: number): Promise<number | null> {
+  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(waitMs))}`);
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_advisory_lock($1), pg_backend_pid() AS pid", [ADVISORY_KEY]);
+    return rows[0].pid;
+  } catch (err) {
+    if ((err as { code?: string }).code === "55P03") return null; // lock_not_available: still held
+    throw err;
+  } finally {
+    await client.query("SET lock_timeout = 0").catch(() => undefined);
+  }
+}
+
+/**
+ * Asks for the lock on `client`: its backend's pid once held. When only older sessions of this
+ * same lock (`sessionName`) hold it, cut off without Postgres noticing yet, they are told to end
+ * and this session waits in line for it (up to `waitMs`; null if they have not gone by then).
+ * DatabaseInUseError when another session holds it.
+ */
+async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: string, waitMs: number): Promise<number | null> {
   // A few tries only for a holder that lets go between the try and the read of who holds it.
   for (let attempt = 1; ; attempt++) {
     const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
@@ -141,7 +159,7 @@ async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: s
     const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
     if (holders.length > 0 && holders.every((h) => h.ours)) {
       for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
-      return null;
+      return waitInLine(client, waitMs);
     }
     if (holders.length === 0 && attempt < 5) continue;
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
@@ -155,9 +173,9 @@ async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: s
  * process leaves nothing behind. The same goes for a connection this process loses (Postgres
  * restarted, the backend terminated, or a check every 15 s unanswered for 10 s): then the lock is
  * taken again on a new connection, retried each second while Postgres is away; an old session of
- * this lock that still holds it is told to end, and the lock asked for every 100 ms until it has
- * (another process starting in that moment would win it). If another process got it first,
- * `onTaken` (this process stops). Returns the release (tests, shutdown).
+ * this lock that still holds it is told to end, and the new one waits in Postgres' queue for the
+ * lock, which passes to it as the old one goes. If another process got it first, `onTaken` (this
+ * process stops). Returns the release (tests, shutdown).
  */
 export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON, opts: PostgresLockOptions = {}): Promise<() => Promise<void>> {
   const onTaken = opts.onTaken ?? stopServing;
@@ -169,7 +187,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   let held: { client: pg.Client; pid: number };
   try {
     await first.connect();
-    const pid = await tryAdvisoryLock(first, reason, sessionName);
+    const pid = await tryAdvisoryLock(first, reason, sessionName, 0);
     if (pid === null) throw new Error(`a session named ${sessionName} held the lock before it was asked for`);
     held = { client: first, pid };
   } catch (err) {
@@ -184,16 +202,20 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       wake = () => (clearTimeout(timer), resolve());
     });
 
+  // A wait in line must end before the connection's own query timeout would cut it.
+  const waitMs = opts.ownSessionWaitMs ?? Math.min(OWN_SESSION_WAIT_MS, within / 2);
+  // The retake's connection, so a release can end a wait in line at once.
+  let retakeClient: pg.Client | null = null;
   const retake = async () => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
     let client: pg.Client | null = null;
     while (!released) {
       try {
         if (!client) {
-          client = lockConnection(connectionString, sessionName, within);
+          client = retakeClient = lockConnection(connectionString, sessionName, within);
           await client.connect();
         }
-        const pid = await tryAdvisoryLock(client, reason, sessionName);
+        const pid = await tryAdvisoryLock(client, reason, sessionName, waitMs);
         if (released) break;
         if (pid !== null) {
           held = { client, pid };
@@ -201,7 +223,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
           console.error("[store] the one-process lock is held again");
           return;
         }
-        await pause(opts.ownSessionPollMs ?? OWN_SESSION_POLL_MS);
+        // Our old session has not gone yet: read the holders again and wait in line again.
       } catch (err) {
         if (released) break;
         if (err instanceof DatabaseInUseError) {
@@ -218,6 +240,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       }
     }
     await client?.end().catch(() => undefined);
+    retakeClient = null;
   };
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
@@ -236,6 +259,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     released = true;
     clearInterval(checker);
     wake?.();
+    if (retaking) await retakeClient?.end().catch(() => undefined);
     await retaking;
     await held.client.end().catch(() => undefined);
   };
