@@ -28,9 +28,8 @@ test("Retry never sends a message twice when the conversation can't be read, and
   await expect(chat.assistantMessages).toHaveCount(2, { timeout: 15_000 });
   await chat.waitForAnswerToFinish();
   await expect(chat.error).toHaveCount(0);
-  const humans = async () =>
-    (await apiClient().threads.getState<{ messages: { type: string; content: string }[] }>(id)).values.messages.filter((m) => m.type === "human").map((m) => m.content);
-  expect(await humans()).toEqual(["Tell me about comets", "And asteroids?"]);
+  const state = await apiClient().threads.getState<{ messages: { type: string; content: string }[] }>(id);
+  expect(state.values.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Tell me about comets", "And asteroids?"]);
 });
 
 test("a failed delete brings the row back with an error that can be retried", async ({ page, chat, sidebar }) => {

@@ -21,9 +21,9 @@ const mib = (n: number) => `${n / (1024 * 1024)} MiB`;
  */
 export const READ_PAST_LIMIT = 1024 * 1024;
 /**
- * Past READ_PAST_LIMIT the rest of the body stays unread, so the server drops the connection
- * after answering; saying so keeps a client from sending its next request down that dying
- * keep-alive socket.
+ * Every 413 closes the connection. Past READ_PAST_LIMIT the rest of the body stays unread, so the
+ * server drops the connection after answering; saying so keeps a client from sending its next
+ * request down that dying keep-alive socket (and a body read to its end loses nothing by it).
  */
 const tooLarge = (limit: number) =>
   new ApiError(413, `Request body is larger than the limit of ${mib(limit)} (${limit} bytes)`, { Connection: "close" });

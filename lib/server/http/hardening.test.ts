@@ -123,7 +123,8 @@ describe("limits", () => {
     const res = await h.fetch("/threads", json(big));
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ detail: "Request body is larger than the limit of 1 MiB (1048576 bytes)" });
-    // The unread rest would otherwise break the client's next request on the same keep-alive socket.
+    // Every 413 closes the connection: a body far past the cap is left unread, and that rest
+    // would otherwise break the client's next request on the same keep-alive socket.
     expect(res.headers.get("connection")).toBe("close");
 
     const other = (await h.client.threads.create()).thread_id;
@@ -132,7 +133,7 @@ describe("limits", () => {
     expect(ok.status).toBe(200);
   });
 
-  it("reads the body as a stream and stops at the cap, whatever Content-Length says", async () => {
+  it("reads the body as a stream and stops 1 MiB past the cap, whatever Content-Length says", async () => {
     let pulled = 0;
     const chunk = new Uint8Array(64 * 1024).fill(32);
     const endless = new ReadableStream<Uint8Array>({
@@ -150,7 +151,7 @@ describe("limits", () => {
     expect(pulled).toBeLessThan(25 * 1024 * 1024 + READ_PAST_LIMIT + 4 * chunk.byteLength);
   });
 
-  it("reads a body a little past the cap to its end before the 413, so a client still sending gets the answer", async () => {
+  it("reads a body a little past the cap to its end before the 413 (so a client still sending can read the answer)", async () => {
     let pulled = 0;
     const chunk = new Uint8Array(64 * 1024).fill(32);
     const total = 1024 * 1024 + 256 * 1024;
@@ -165,6 +166,28 @@ describe("limits", () => {
     const r = await send(`/threads/${t}/history`, init as RequestInit);
     expect(r.status).toBe(413);
     expect(pulled).toBe(total);
+  });
+
+  it("with a declared Content-Length over the cap: reads the body to its end when it is at most 1 MiB past, refuses at once past that", async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const declaring = async (declared: number) => {
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (pulled >= declared) return c.close();
+          pulled += chunk.byteLength;
+          c.enqueue(chunk);
+        },
+      });
+      const init = { method: "POST", headers: { "content-type": "application/json", "content-length": String(declared) }, body, duplex: "half" };
+      const r = await send(`/threads/${t}/history`, init as RequestInit);
+      return { status: r.status, pulled };
+    };
+    const near = await declaring(1024 * 1024 + 256 * 1024);
+    expect(near).toEqual({ status: 413, pulled: 1024 * 1024 + 256 * 1024 });
+    const far = await declaring(4 * 1024 * 1024);
+    expect(far.status).toBe(413);
+    expect(far.pulled).toBeLessThan(1024 * 1024);
   });
 
   it("refuses JSON nested deeper than 32 levels, filters with too many keys, offsets past 1,000,000", async () => {
