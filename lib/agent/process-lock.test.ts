@@ -183,7 +183,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       stopped = pid;
       expect(await until(saying(said, "was lost"))).toBe(true);
       // Told to end while it cannot (as a session cut off by the network, which Postgres still thinks alive).
-      const terminated = async () => queries.mock.calls.some((c) => String(c[0]).includes("pg_terminate_backend") && (c[1] as unknown[] | undefined)?.[0] === pid);
+      const terminated = async () => queries.mock.calls.some((c) => String(c[0]).includes("pg_terminate_backend") && JSON.stringify((c[1] as unknown[] | undefined)?.[1]) === JSON.stringify([pid]));
       expect(await until(terminated)).toBe(true);
       const resume = () => {
         signal(pid, "SIGCONT");
@@ -198,7 +198,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
     }
   };
 
-  it.runIf(local)("a lock connection that stops answering is noticed by its check; its old session is ended and the lock passes straight to the new one, with no moment another process could take it", async (ctx) => {
+  it.runIf(local)("a lock connection that stops answering is noticed by its check; its old session is ended and the lock passes straight to the new one, waiting in line, not to another process trying meanwhile", async (ctx) => {
+    // Waits in line of 4 s, so the resume below falls inside one (between two, the lock is not queued for).
     await withStoppedBackend(ctx, async ({ pid, said, onTaken, resume }) => {
       // Another process asking for the lock as fast as it can while the old session goes.
       const rival = new pg.Client({ connectionString: url });
@@ -221,7 +222,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       expect(now).toHaveLength(1);
       expect(now[0]).not.toBe(pid);
       expect(onTaken).not.toHaveBeenCalled();
-    });
+    }, { answerWithinMs: 5_000, ownSessionWaitMs: 4_000 });
     expect(await withDb(holders)).toEqual([]);
   }, 60_000);
 

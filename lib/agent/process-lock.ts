@@ -128,20 +128,25 @@ function lockConnection(connectionString: string, sessionName: string, answerWit
 }
 
 /**
- * Waits in Postgres' queue for the lock, up to `waitMs`: when the holder goes, Postgres hands the
- * lock to this waiting session at once, so no other process's try can get in between. Its
- * backend's pid once held; null when the wait ran out.
+ * Ends our own old sessions and, in the same statement, waits in Postgres' queue for the lock
+ * they hold, up to `waitMs`. The wait starts microseconds after the terminate is sent, before a
+ * backend can exit, and Postgres hands the lock to the waiting session as the holder goes, so no
+ * other process's try gets in between. Its backend's pid once held; null when the wait ran out.
  */
-async function waitInLine(client: pg.Client, waitMs: number): Promise<number | null> {
+async function endAndWaitInLine(client: pg.Client, oldPids: number[], waitMs: number): Promise<number | null> {
   await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(waitMs))}`);
   try {
-    const { rows } = await client.query<{ pid: number }>("SELECT pg_advisory_lock($1), pg_backend_pid() AS pid", [ADVISORY_KEY]);
+    const { rows } = await client.query<{ pid: number }>(
+      `WITH ended AS MATERIALIZED (SELECT count(pg_terminate_backend(p)) AS n FROM unnest($2::int[]) AS p)
+       SELECT pg_advisory_lock($1), pg_backend_pid() AS pid FROM ended`,
+      [ADVISORY_KEY, oldPids],
+    );
     return rows[0].pid;
   } catch (err) {
     if ((err as { code?: string }).code === "55P03") return null; // lock_not_available: still held
     throw err;
   } finally {
-    await client.query("SET lock_timeout = 0").catch(() => undefined);
+    await client.query("RESET lock_timeout").catch(() => undefined);
   }
 }
 
@@ -157,10 +162,7 @@ async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: s
     const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
     if (rows[0]?.ok) return rows[0].pid;
     const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
-    if (holders.length > 0 && holders.every((h) => h.ours)) {
-      for (const h of holders) await client.query("SELECT pg_terminate_backend($1)", [h.pid]);
-      return waitInLine(client, waitMs);
-    }
+    if (holders.length > 0 && holders.every((h) => h.ours)) return endAndWaitInLine(client, holders.map((h) => h.pid), waitMs);
     if (holders.length === 0 && attempt < 5) continue;
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
     throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
@@ -203,7 +205,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     });
 
   // A wait in line must end before the connection's own query timeout would cut it.
-  const waitMs = opts.ownSessionWaitMs ?? Math.min(OWN_SESSION_WAIT_MS, within / 2);
+  const waitMs = Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2);
   // The retake's connection, so a release can end a wait in line at once.
   let retakeClient: pg.Client | null = null;
   const retake = async () => {
@@ -212,13 +214,17 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     while (!released) {
       try {
         if (!client) {
-          client = retakeClient = lockConnection(connectionString, sessionName, within);
+          client = lockConnection(connectionString, sessionName, within);
           await client.connect();
+          // Only a connected client may be ended by a release (ending one mid-connect leaves its connect pending for good).
+          if (released) break;
+          retakeClient = client;
         }
         const pid = await tryAdvisoryLock(client, reason, sessionName, waitMs);
         if (released) break;
         if (pid !== null) {
           held = { client, pid };
+          retakeClient = null;
           watch(client);
           console.error("[store] the one-process lock is held again");
           return;
