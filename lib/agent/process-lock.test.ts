@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { lockPostgres } from "./process-lock";
+import { silentProxy } from "./testing/silent-proxy";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const SCRIPT = path.resolve("lib/agent/testdata/open-app.ts");
@@ -148,6 +149,97 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
     }
   }, 120_000);
 
+  type Said = { mock: { calls: unknown[][] } };
+  const saying = (said: Said, text: string) => async () => said.mock.calls.some((c) => String(c[0]).includes(text));
+  /** Other processes' sessions trying the lock as fast as they can until stopped; whether one ever got it. */
+  const rivalsTrying = async (count = 1) => {
+    const rivals = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const rival = new pg.Client({ connectionString: url });
+        await rival.connect();
+        return rival;
+      }),
+    );
+    let asking = true;
+    let gotIt = false;
+    const tries = rivals.map(async (rival) => {
+      while (asking && !gotIt) gotIt = (await rival.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [0x7468_7264])).rows[0].ok || gotIt;
+    });
+    return {
+      gotIt: () => gotIt,
+      stop: async () => {
+        asking = false;
+        await Promise.all(tries);
+        await Promise.all(rivals.map((r) => r.end()));
+        return gotIt;
+      },
+    };
+  };
+
+  it("a lock connection cut off without a word, whose backend exits the moment it is told to: the lock passes straight to the new session, not to another process trying meanwhile", async () => {
+    // Unlike a stopped backend (below), this one is idle and alive: it ends within a millisecond
+    // of the terminate, so the lock must be asked for before the old session is told to end.
+    // A race, so run ROUNDS times: each round silences the connection the last one took the lock on.
+    const ROUNDS = 10;
+    const proxy = await silentProxy(url);
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
+    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 400 });
+    const olds: number[] = [];
+    try {
+      const rival = await rivalsTrying();
+      let rivalGotIt: boolean;
+      try {
+        for (let round = 1; round <= ROUNDS && !rival.gotIt(); round++) {
+          olds.push(...(await withDb(holders)));
+          proxy.silenceOpen();
+          expect(await until(async () => rival.gotIt() || heldAgain() >= round)).toBe(true);
+        }
+      } finally {
+        rivalGotIt = await rival.stop();
+      }
+      expect(rivalGotIt).toBe(false);
+      expect(onTaken).not.toHaveBeenCalled();
+      expect(heldAgain()).toBe(ROUNDS);
+      const now = await withDb(holders);
+      expect(now).toHaveLength(1);
+      expect(olds).not.toContain(now[0]);
+      // The old sessions are gone, though their sockets were never closed.
+      expect((await withDb((db) => db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [olds]))).rowCount).toBe(0);
+    } finally {
+      await release();
+      said.mockRestore();
+      await proxy.close();
+    }
+    expect(await withDb(holders)).toEqual([]);
+  }, 60_000);
+
+  it("a release while the lock's new connection is still connecting returns within the answer time, leaves no lock and does not stop the process", async () => {
+    const proxy = await silentProxy(url);
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 200, answerWithinMs: 2_000 });
+    try {
+      // The lock's connection goes silent and the new one's connect hangs.
+      proxy.holdNew(true);
+      proxy.silenceOpen();
+      expect(await until(saying(said, "was lost"))).toBe(true);
+      const started = Date.now();
+      await release();
+      // The release lets the connect run out rather than end a client mid-connect (which can leave
+      // its connect pending for good; not reproduced through this proxy, where ending it also returns).
+      expect(Date.now() - started).toBeLessThan(2_000 + 1_000);
+      expect(await saying(said, "held again")()).toBe(false);
+      expect(onTaken).not.toHaveBeenCalled();
+    } finally {
+      said.mockRestore();
+      await proxy.close();
+    }
+    // The old session, never told of the release through the silent proxy, goes once its socket is destroyed.
+    expect(await until(async () => (await withDb(holders)).length === 0)).toBe(true);
+  }, 60_000);
+
   // A backend stopped with SIGSTOP keeps its socket open and answers nothing: a connection cut off
   // without a word, still holding the lock on the server. Needs the server on this machine, and
   // the right to signal its processes.
@@ -162,8 +254,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       throw err;
     }
   };
-  type Said = { mock: { calls: unknown[][] } };
-  const saying = (said: Said, text: string) => async () => said.mock.calls.some((c) => String(c[0]).includes(text));
 
   type Stopped = { pid: number; said: Said; onTaken: ReturnType<typeof vi.fn>; release: () => Promise<void>; resume: () => void };
   /**
@@ -183,7 +273,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       stopped = pid;
       expect(await until(saying(said, "was lost"))).toBe(true);
       // Told to end while it cannot (as a session cut off by the network, which Postgres still thinks alive).
-      const terminated = async () => queries.mock.calls.some((c) => String(c[0]).includes("pg_terminate_backend") && JSON.stringify((c[1] as unknown[] | undefined)?.[1]) === JSON.stringify([pid]));
+      const terminated = async () => queries.mock.calls.some((c) => String(c[0]).includes("pg_terminate_backend") && JSON.stringify((c[1] as unknown[] | undefined)?.[0]) === JSON.stringify([pid]));
       expect(await until(terminated)).toBe(true);
       const resume = () => {
         signal(pid, "SIGCONT");
@@ -202,20 +292,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
     // Waits in line of 4 s, so the resume below falls inside one (between two, the lock is not queued for).
     await withStoppedBackend(ctx, async ({ pid, said, onTaken, resume }) => {
       // Another process asking for the lock as fast as it can while the old session goes.
-      const rival = new pg.Client({ connectionString: url });
-      await rival.connect();
-      let asking = true;
-      let rivalGotIt = false;
-      const rivalTries = (async () => {
-        while (asking && !rivalGotIt) rivalGotIt = (await rival.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [0x7468_7264])).rows[0].ok;
-      })();
+      const rival = await rivalsTrying();
+      let rivalGotIt: boolean;
       try {
         resume();
-        expect(await until(async () => rivalGotIt || (await saying(said, "held again")()))).toBe(true);
+        expect(await until(async () => rival.gotIt() || (await saying(said, "held again")()))).toBe(true);
       } finally {
-        asking = false;
-        await rivalTries;
-        await rival.end();
+        rivalGotIt = await rival.stop();
       }
       expect(rivalGotIt).toBe(false);
       const now = await withDb(holders);

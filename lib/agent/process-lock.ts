@@ -127,42 +127,70 @@ function lockConnection(connectionString: string, sessionName: string, answerWit
   return client;
 }
 
+/** Whether a session waits in Postgres' queue for the lock (asked, not granted). */
+const QUEUED_SQL = `SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND classid = 0 AND objid = $2 AND objsubid = 1 AND NOT granted`;
+/** Ends the given sessions, if they still carry this lock's name (a pid read a moment ago may have gone and been reused). */
+const END_OWN_SQL = `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE pid = ANY($1::int[]) AND application_name = $2`;
+
+/** What a retake needs to know of its lock: its sessions' name, where, and how long a wait in line or an answer may take. */
+interface LockSession {
+  name: string;
+  connectionString: string;
+  waitMs: number;
+  answerWithinMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Ends our own old sessions and, in the same statement, waits in Postgres' queue for the lock
- * they hold, up to `waitMs`. The wait starts microseconds after the terminate is sent, before a
- * backend can exit, and Postgres hands the lock to the waiting session as the holder goes, so no
- * other process's try gets in between. Its backend's pid once held; null when the wait ran out.
+ * Waits in Postgres' queue for the lock our own old sessions hold, up to `waitMs`, and ends those
+ * sessions only once the wait is queued (seen from a second, short connection): Postgres then hands
+ * the lock to the waiting session as the holder goes, and another process's try, which yields to
+ * a queued wait, cannot get in between. Ended first, even in the same statement as the wait, an
+ * idle backend can exit and let go of the lock before the wait is queued, and a try in that moment
+ * wins it (process-lock.test.ts, "exits the moment it is told to"). Its backend's pid once held;
+ * null when the wait ran out (the old sessions are still there).
  */
-async function endAndWaitInLine(client: pg.Client, oldPids: number[], waitMs: number): Promise<number | null> {
-  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(waitMs))}`);
+async function endAndWaitInLine(client: pg.Client, ownPid: number, oldPids: number[], session: LockSession): Promise<number | null> {
+  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(session.waitMs))}`);
+  let answered = false;
+  const waiting = client.query<{ pid: number }>("SELECT pg_advisory_lock($1), pg_backend_pid() AS pid", [ADVISORY_KEY]).finally(() => (answered = true));
+  waiting.catch(() => undefined); // awaited below; this keeps an early return from leaving it unhandled
+  const ender = lockConnection(session.connectionString, `${session.name}-ender`, session.answerWithinMs);
+  let pid: number | null;
   try {
-    const { rows } = await client.query<{ pid: number }>(
-      `WITH ended AS MATERIALIZED (SELECT count(pg_terminate_backend(p)) AS n FROM unnest($2::int[]) AS p)
-       SELECT pg_advisory_lock($1), pg_backend_pid() AS pid FROM ended`,
-      [ADVISORY_KEY, oldPids],
-    );
-    return rows[0].pid;
+    await ender.connect();
+    while (!answered) {
+      if ((await ender.query(QUEUED_SQL, [ownPid, ADVISORY_KEY])).rowCount) {
+        await ender.query(END_OWN_SQL, [oldPids, session.name]);
+        break;
+      }
+      await sleep(2);
+    }
+    pid = (await waiting).rows[0].pid;
   } catch (err) {
-    if ((err as { code?: string }).code === "55P03") return null; // lock_not_available: still held
-    throw err;
+    if ((err as { code?: string }).code !== "55P03") throw err; // 55P03 lock_not_available: still held
+    pid = null;
   } finally {
-    await client.query("RESET lock_timeout").catch(() => undefined);
+    await ender.end().catch(() => undefined);
   }
+  await client.query("RESET lock_timeout");
+  return pid;
 }
 
 /**
  * Asks for the lock on `client`: its backend's pid once held. When only older sessions of this
- * same lock (`sessionName`) hold it, cut off without Postgres noticing yet, they are told to end
- * and this session waits in line for it (up to `waitMs`; null if they have not gone by then).
+ * same lock (`session.name`) hold it, cut off without Postgres noticing yet, they are told to end
+ * and this session waits in line for it (up to `session.waitMs`; null if they have not gone by then).
  * DatabaseInUseError when another session holds it.
  */
-async function tryAdvisoryLock(client: pg.Client, reason: string, sessionName: string, waitMs: number): Promise<number | null> {
+async function tryAdvisoryLock(client: pg.Client, reason: string, session: LockSession): Promise<number | null> {
   // A few tries only for a holder that lets go between the try and the read of who holds it.
   for (let attempt = 1; ; attempt++) {
     const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
-    if (rows[0]?.ok) return rows[0].pid;
-    const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, sessionName])).rows;
-    if (holders.length > 0 && holders.every((h) => h.ours)) return endAndWaitInLine(client, holders.map((h) => h.pid), waitMs);
+    if (rows[0].ok) return rows[0].pid;
+    const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, session.name])).rows;
+    if (holders.length > 0 && holders.every((h) => h.ours)) return endAndWaitInLine(client, rows[0].pid, holders.map((h) => h.pid), session);
     if (holders.length === 0 && attempt < 5) continue;
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
     throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
@@ -189,7 +217,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   let held: { client: pg.Client; pid: number };
   try {
     await first.connect();
-    const pid = await tryAdvisoryLock(first, reason, sessionName, 0);
+    const pid = await tryAdvisoryLock(first, reason, { name: sessionName, connectionString, waitMs: 0, answerWithinMs: within });
     if (pid === null) throw new Error(`a session named ${sessionName} held the lock before it was asked for`);
     held = { client: first, pid };
   } catch (err) {
@@ -205,7 +233,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     });
 
   // A wait in line must end before the connection's own query timeout would cut it.
-  const waitMs = Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2);
+  const session: LockSession = { name: sessionName, connectionString, waitMs: Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2), answerWithinMs: within };
   // The retake's connection, so a release can end a wait in line at once.
   let retakeClient: pg.Client | null = null;
   const retake = async () => {
@@ -220,7 +248,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
           if (released) break;
           retakeClient = client;
         }
-        const pid = await tryAdvisoryLock(client, reason, sessionName, waitMs);
+        const pid = await tryAdvisoryLock(client, reason, session);
         if (released) break;
         if (pid !== null) {
           held = { client, pid };
