@@ -126,9 +126,10 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await expect(chat.input).toHaveValue("A question with a file");
   await expect(page.getByTestId("composer-attachment")).toHaveCount(11);
   await expect(page.getByTestId("composer-attachment").last()).toContainText("sent.txt");
-  // The refusal shown while it waited stays, and why Send waits follows it: neither hides the other.
+  // The refusal shown while it waited stays, and why Send waits follows it: neither hides the other,
+  // and the limit the put-back now passes is said once, by the second.
   await expect(page.getByTestId("attachment-error")).toHaveText(
-    '"later-10.txt" not added: a message can carry at most 10 files. 11 files are attached; a message can carry at most 10. Remove some to send.',
+    '"later-10.txt" not added: this message already holds more files than it can carry. 11 files are attached; a message can carry at most 10. Remove some to send.',
   );
   await expect(chat.sendButton).toBeDisabled();
   const runRequests: string[] = [];

@@ -7,16 +7,24 @@ import {
   bytesToBase64,
   classifyFile,
   formatBytes,
+  limitsPassed,
   MAX_FILE_BYTES,
   MAX_FILES_PER_MESSAGE,
   MAX_MESSAGE_BYTES,
   overLimit,
   readAttachment,
+  refusalText,
   userMessageContent,
 } from "./attachments";
 
 const MiB = 1024 * 1024;
 const file = (name: string, size: number, type = "application/pdf") => ({ name, size, type });
+type Sized = { size: number };
+/** What the composer shows after an add: the refusal phrased against the files it then holds. */
+function admit<F extends Sized & { name: string; type: string }>(held: readonly Sized[], incoming: readonly F[]) {
+  const { admitted, refused } = admitFiles(held, incoming);
+  return { admitted, refused, error: refusalText(refused, limitsPassed([...held, ...admitted])) };
+}
 
 describe("which files a message may carry", () => {
   it("takes the four image types, PDFs and text files, by type or by extension when the type is missing", () => {
@@ -42,23 +50,23 @@ describe("which files a message may carry", () => {
 
 describe("size limits", () => {
   it("refuses a file over the per-file limit with its size and the limit, keeping the others", () => {
-    const { admitted, error } = admitFiles([], [file("big.pdf", MAX_FILE_BYTES + 1), file("ok.pdf", 1000)]);
+    const { admitted, error } = admit([], [file("big.pdf", MAX_FILE_BYTES + 1), file("ok.pdf", 1000)]);
     expect(admitted.map((f) => f.name)).toEqual(["ok.pdf"]);
     expect(error).toBe(`"big.pdf" is more than 5 MB; each file can be at most 5 MB.`);
-    expect(admitFiles([], [file("six.pdf", 6 * MiB)]).error).toBe(`"six.pdf" is 6 MB; each file can be at most 5 MB.`);
-    expect(admitFiles([], [file("edge.pdf", MAX_FILE_BYTES)]).error).toBeNull();
+    expect(admit([], [file("six.pdf", 6 * MiB)]).error).toBe(`"six.pdf" is 6 MB; each file can be at most 5 MB.`);
+    expect(admit([], [file("edge.pdf", MAX_FILE_BYTES)]).error).toBeNull();
   });
 
   it("counts what the composer already holds against the per-message limit", () => {
     const held = [{ size: 4 * MiB }, { size: 4 * MiB }, { size: 4 * MiB }];
-    const { admitted, error } = admitFiles(held, [file("four.pdf", 4 * MiB), file("small.pdf", 2 * MiB)]);
+    const { admitted, error } = admit(held, [file("four.pdf", 4 * MiB), file("small.pdf", 2 * MiB)]);
     expect(admitted.map((f) => f.name)).toEqual(["small.pdf"]);
     expect(error).toBe(`"four.pdf" would bring this message to 16 MB; a message can carry at most 15 MB.`);
   });
 
   it("caps the number of files and names unsupported ones", () => {
     const many = Array.from({ length: MAX_FILES_PER_MESSAGE + 1 }, (_, i) => file(`f${i}.pdf`, 10));
-    const { admitted, error } = admitFiles([], [...many, file("x.exe", 10, "application/x-msdownload")]);
+    const { admitted, error } = admit([], [...many, file("x.exe", 10, "application/x-msdownload")]);
     expect(admitted).toHaveLength(MAX_FILES_PER_MESSAGE);
     expect(error).toContain(`"f10.pdf" not added: a message can carry at most 10 files.`);
     expect(error).toContain(`"x.exe" can't be attached`);
@@ -66,7 +74,7 @@ describe("size limits", () => {
 
   it("says each limit once, naming every file it refused, in the order the limits were first broken", () => {
     const held = [{ size: 4 * MiB }, { size: 4 * MiB }, { size: 4 * MiB }];
-    const { admitted, error } = admitFiles(held, [
+    const { admitted, error } = admit(held, [
       file("a.pdf", 4 * MiB),
       file("x.exe", 10, "application/x-msdownload"),
       file("b.pdf", 5 * MiB),
@@ -82,17 +90,31 @@ describe("size limits", () => {
         `"huge.pdf" is 9 MB; each file can be at most 5 MB.`,
     );
     const many = Array.from({ length: MAX_FILES_PER_MESSAGE + 3 }, (_, i) => file(`f${i}.pdf`, 10));
-    expect(admitFiles([], many).error).toBe(`"f10.pdf", "f11.pdf", and "f12.pdf" not added: a message can carry at most 10 files.`);
+    expect(admit([], many).error).toBe(`"f10.pdf", "f11.pdf", and "f12.pdf" not added: a message can carry at most 10 files.`);
   });
 
   it("where the files held already break a limit, a refusal for it leaves the limit to overLimit's line", () => {
     const eleven = Array.from({ length: MAX_FILES_PER_MESSAGE + 1 }, () => ({ size: 1 }));
-    expect(admitFiles(eleven, [file("one-more.txt", 10, "text/plain")]).error).toBe(`"one-more.txt" not added: this message already holds more files than it can carry.`);
+    expect(admit(eleven, [file("one-more.txt", 10, "text/plain")]).error).toBe(`"one-more.txt" not added: this message already holds more files than it can carry.`);
     const heavy = [{ size: MAX_MESSAGE_BYTES }, { size: 1 }];
-    expect(admitFiles(heavy, [file("a.pdf", 1), file("b.pdf", 1)]).error).toBe(`"a.pdf" and "b.pdf" not added: this message's files already add up to more than it can carry.`);
+    expect(admit(heavy, [file("a.pdf", 1), file("b.pdf", 1)]).error).toBe(`"a.pdf" and "b.pdf" not added: this message's files already add up to more than it can carry.`);
     // At the limit, not over it: no overLimit line, so the refusal says the limit.
     const ten = Array.from({ length: MAX_FILES_PER_MESSAGE }, () => ({ size: 1 }));
-    expect(admitFiles(ten, [file("x.txt", 1, "text/plain")]).error).toBe(`"x.txt" not added: a message can carry at most 10 files.`);
+    expect(admit(ten, [file("x.txt", 1, "text/plain")]).error).toBe(`"x.txt" not added: a message can carry at most 10 files.`);
+  });
+
+  it("a refusal on screen when a put-back passes its limit is phrased again, leaving the limit to overLimit's line", () => {
+    const ten = Array.from({ length: MAX_FILES_PER_MESSAGE }, () => ({ size: 1 }));
+    const { refused } = admitFiles(ten, [file("x.txt", 1, "text/plain")]);
+    const afterPutBack = [...ten, { size: 1 }];
+    expect([refusalText(refused, limitsPassed(afterPutBack)), overLimit(afterPutBack)].join(" ")).toBe(
+      `"x.txt" not added: this message already holds more files than it can carry. 11 files are attached; a message can carry at most 10. Remove some to send.`,
+    );
+    const full = [{ size: MAX_MESSAGE_BYTES - 1 }];
+    const bySize = admitFiles(full, [file("a.pdf", 2)]).refused;
+    expect(refusalText(bySize, limitsPassed(full))).toBe(`"a.pdf" would bring this message to more than 15 MB; a message can carry at most 15 MB.`);
+    expect(refusalText(bySize, limitsPassed([...full, { size: 2 }]))).toBe(`"a.pdf" not added: this message's files already add up to more than it can carry.`);
+    expect(refusalText([], limitsPassed(afterPutBack))).toBeNull();
   });
 
   it("never admits more than the limits allow, whatever arrives", () => {
@@ -106,9 +128,11 @@ describe("size limits", () => {
           fc.array(fc.nat(100_000), { minLength: MAX_FILES_PER_MESSAGE - 1, maxLength: MAX_FILES_PER_MESSAGE + 3 }),
         ),
         fc.array(arbFile, { maxLength: 15 }),
-        (heldSizes, incoming) => {
+        // Files a Stop may put back while the refusal is on screen.
+        fc.array(fc.integer({ min: 0, max: MAX_FILE_BYTES }), { maxLength: 4 }),
+        (heldSizes, incoming, putBack) => {
           const held = heldSizes.map((size) => ({ size }));
-          const { admitted, error } = admitFiles(held, incoming);
+          const { admitted, refused, error } = admit(held, incoming);
           const total = [...held, ...admitted].reduce((s, f) => s + f.size, 0);
           const overHeld = heldSizes.reduce((s, n) => s + n, 0) > MAX_MESSAGE_BYTES;
           if (!overHeld) expect(total).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
@@ -116,10 +140,16 @@ describe("size limits", () => {
           expect(admitted.every((f) => f.size <= MAX_FILE_BYTES && classifyFile(f))).toBe(true);
           expect(error === null).toBe(admitted.length === incoming.length);
           for (const limit of ["can't be attached", "each file can be at most", `at most ${formatBytes(MAX_MESSAGE_BYTES)}`, "the most a message can carry", `at most ${MAX_FILES_PER_MESSAGE} files`]) expect((error ?? "").split(limit).length).toBeLessThanOrEqual(2);
-          // Shown together in the composer, the refusal and the over-limit line state each limit once.
-          const shown = [error, overLimit([...held, ...admitted])].filter(Boolean).join(" ");
-          expect(shown.split(`at most ${formatBytes(MAX_MESSAGE_BYTES)}`).length + shown.split("the most a message can carry").length).toBeLessThanOrEqual(3);
-          expect(shown.split(`at most ${MAX_FILES_PER_MESSAGE}`).length).toBeLessThanOrEqual(2);
+          // Shown together in the composer, the refusal and the over-limit line state each limit once,
+          // also after a put-back while the refusal is on screen.
+          const afterPutBack = [...held, ...admitted, ...putBack.map((size) => ({ size }))];
+          for (const shown of [
+            [error, overLimit([...held, ...admitted])].filter(Boolean).join(" "),
+            [refusalText(refused, limitsPassed(afterPutBack)), overLimit(afterPutBack)].filter(Boolean).join(" "),
+          ]) {
+            expect(shown.split(`at most ${formatBytes(MAX_MESSAGE_BYTES)}`).length + shown.split("the most a message can carry").length).toBeLessThanOrEqual(3);
+            expect(shown.split(`at most ${MAX_FILES_PER_MESSAGE}`).length).toBeLessThanOrEqual(2);
+          }
         },
       ),
     );
@@ -152,7 +182,7 @@ describe("files over a message's limits (a put-back joined by files added since)
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: MAX_FILE_BYTES }), { maxLength: 14 }), (sizes) => {
         let held: { size: number }[] = [];
-        for (const size of sizes) held = [...held, ...admitFiles(held, [file("f.pdf", size)]).admitted];
+        for (const size of sizes) held = [...held, ...admit(held, [file("f.pdf", size)]).admitted];
         expect(overLimit(held)).toBeNull();
       }),
     );

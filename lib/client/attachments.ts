@@ -89,40 +89,63 @@ export function formatBytes(bytes: number): string {
   return `${mb < 10 ? Math.round(mb * 10) / 10 : Math.round(mb)} MB`;
 }
 
-export interface AdmitResult<F extends FileLike> {
-  admitted: F[];
-  /** Why files were refused, one sentence per limit broken, naming its files; null when all were admitted. */
-  error: string | null;
-}
-
 /** A size over `limit` never reads as the limit itself ("5 MB; at most 5 MB"). */
 const sizeOver = (bytes: number, limit: number) => (formatBytes(bytes) === formatBytes(limit) ? `more than ${formatBytes(limit)}` : formatBytes(bytes));
 
 const listOf = (items: readonly string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(items);
 
-type Refused = { name: string; size: number; messageTotal: number };
 type Limit = "type" | "file size" | "message size" | "count";
+/** The files refused for one limit, with what each would have made the message. */
+export interface Refusal {
+  limit: Limit;
+  files: { name: string; size: number; messageTotal: number }[];
+}
+
+export interface AdmitResult<F extends FileLike> {
+  admitted: F[];
+  /** One entry per limit broken, in the order each was first broken; empty when all were admitted. */
+  refused: Refusal[];
+}
+
+/** Which of a message's limits the files in the composer already pass (possible only after a put-back). */
+export interface LimitsPassed {
+  count: boolean;
+  size: boolean;
+}
+
+export function limitsPassed(attachments: readonly Pick<FileLike, "size">[]): LimitsPassed {
+  return { count: attachments.length > MAX_FILES_PER_MESSAGE, size: attachments.reduce((sum, a) => sum + a.size, 0) > MAX_MESSAGE_BYTES };
+}
 
 /**
  * One sentence for the files refused for one limit: the limit said once, whatever their number.
- * Where the files held already break it, overLimit's line beside it gives the limit: not said twice.
+ * A limit the held files pass is stated by overLimit's line beside it, so the sentence leaves it out.
  */
-function refusalSentence(limit: Limit, files: readonly Refused[], heldOver: { count: boolean; size: boolean }): string {
-  const names = listOf(files.map((f) => `"${f.name}"`));
-  if (limit === "count" && heldOver.count) return `${names} not added: this message already holds more files than it can carry.`;
-  if (limit === "message size" && heldOver.size) return `${names} not added: this message's files already add up to more than it can carry.`;
+function refusalSentence({ limit, files }: Refusal, passed: LimitsPassed): string {
+  const names = () => listOf(files.map((f) => `"${f.name}"`));
   switch (limit) {
     case "type":
-      return `${names} can't be attached: only ${ACCEPTED_FILES_HINT}.`;
+      return `${names()} can't be attached: only ${ACCEPTED_FILES_HINT}.`;
     case "file size":
       return `${listOf(files.map((f) => `"${f.name}" is ${sizeOver(f.size, MAX_FILE_BYTES)}`))}; each file can be at most ${formatBytes(MAX_FILE_BYTES)}.`;
     case "message size":
+      if (passed.size) return `${names()} not added: this message's files already add up to more than it can carry.`;
       return files.length === 1
-        ? `${names} would bring this message to ${sizeOver(files[0].messageTotal, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`
-        : `${names} would bring this message past ${formatBytes(MAX_MESSAGE_BYTES)}, the most a message can carry.`;
+        ? `${names()} would bring this message to ${sizeOver(files[0].messageTotal, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`
+        : `${names()} would bring this message past ${formatBytes(MAX_MESSAGE_BYTES)}, the most a message can carry.`;
     case "count":
-      return `${names} not added: a message can carry at most ${MAX_FILES_PER_MESSAGE} files.`;
+      if (passed.count) return `${names()} not added: this message already holds more files than it can carry.`;
+      return `${names()} not added: a message can carry at most ${MAX_FILES_PER_MESSAGE} files.`;
   }
+}
+
+/**
+ * Why files were refused, one sentence per limit, for a composer whose files now pass `passed`:
+ * phrased when shown, not when refused, since a put-back can bring the held files past a limit
+ * while a refusal is on screen. null when nothing was refused.
+ */
+export function refusalText(refused: readonly Refusal[], passed: LimitsPassed): string | null {
+  return refused.length ? refused.map((r) => refusalSentence(r, passed)).join(" ") : null;
 }
 
 /**
@@ -131,12 +154,14 @@ function refusalSentence(limit: Limit, files: readonly Refused[], heldOver: { co
  */
 export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, "size">[], incoming: readonly F[]): AdmitResult<F> {
   const admitted: F[] = [];
-  // In the order each limit was first broken.
-  const refused = new Map<Limit, Refused[]>();
-  const refuse = (limit: Limit, r: Refused) => refused.set(limit, [...(refused.get(limit) ?? []), r]);
+  const refused: Refusal[] = [];
+  const refuse = (limit: Limit, file: Refusal["files"][number]) => {
+    const entry = refused.find((r) => r.limit === limit);
+    if (entry) entry.files.push(file);
+    else refused.push({ limit, files: [file] });
+  };
   let total = current.reduce((sum, a) => sum + a.size, 0);
   let count = current.length;
-  const heldOver = { count: count > MAX_FILES_PER_MESSAGE, size: total > MAX_MESSAGE_BYTES };
   for (const file of incoming) {
     const r = { name: file.name || "pasted file", size: file.size, messageTotal: total + file.size };
     if (!classifyFile(file)) refuse("type", r);
@@ -149,8 +174,7 @@ export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, 
       count += 1;
     }
   }
-  const sentences = [...refused].map(([limit, files]) => refusalSentence(limit, files, heldOver));
-  return { admitted, error: sentences.length ? sentences.join(" ") : null };
+  return { admitted, refused };
 }
 
 /**
@@ -160,9 +184,10 @@ export function admitFiles<F extends FileLike>(current: readonly Pick<FileLike, 
  */
 export function overLimit(attachments: readonly Pick<FileLike, "size">[]): string | null {
   const total = attachments.reduce((sum, a) => sum + a.size, 0);
+  const passed = limitsPassed(attachments);
   const problems: string[] = [];
-  if (attachments.length > MAX_FILES_PER_MESSAGE) problems.push(`${attachments.length} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}.`);
-  if (total > MAX_MESSAGE_BYTES) problems.push(`The files add up to ${sizeOver(total, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
+  if (passed.count) problems.push(`${attachments.length} files are attached; a message can carry at most ${MAX_FILES_PER_MESSAGE}.`);
+  if (passed.size) problems.push(`The files add up to ${sizeOver(total, MAX_MESSAGE_BYTES)}; a message can carry at most ${formatBytes(MAX_MESSAGE_BYTES)}.`);
   return problems.length ? `${problems.join(" ")} Remove some to send.` : null;
 }
 

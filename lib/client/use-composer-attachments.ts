@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useMemo, useRef, useState } from "react";
-import { admitFiles, overLimit, readAttachment, type ComposerAttachment } from "./attachments";
+import { admitFiles, limitsPassed, overLimit, readAttachment, refusalText, type ComposerAttachment, type Refusal } from "./attachments";
 import type { TakenSend } from "./use-draft";
 import { useKeptDraftFiles } from "./use-kept-draft-files";
 
@@ -31,15 +31,18 @@ export interface ComposerAttachments {
  */
 export function useComposerAttachments(key: string, restored = false, taken: TakenSend | null = null): ComposerAttachments {
   const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  // What the last add refused, and the files since that could not be read (both cleared by the next change).
+  const [refused, setRefused] = useState<readonly Refusal[]>([]);
+  const [unread, setUnread] = useState<readonly string[]>([]);
   const [pending, setPending] = useState<{ size: number }[]>([]);
   // Limits count files still being read too, so two quick drops cannot overshoot together.
   const committed = useRef<{ size: number }[]>([]);
 
   const add = useCallback((files: readonly File[]) => {
     if (files.length === 0) return;
-    const { admitted, error: refusal } = admitFiles(committed.current, files);
-    setError(refusal);
+    const { admitted, refused: now } = admitFiles(committed.current, files);
+    setRefused(now);
+    setUnread([]);
     if (admitted.length === 0) return;
     const reserved = admitted.map((f) => ({ size: f.size }));
     committed.current = [...committed.current, ...reserved];
@@ -51,20 +54,22 @@ export function useComposerAttachments(key: string, restored = false, taken: Tak
       setPending((p) => p.filter((c) => !reserved.includes(c)));
       setAttachments((a) => [...a, ...read]);
       // Added to what shows rather than replacing it: a read can fail after a later change's own message.
-      if (failed.length) setError((shown) => [shown, `Could not read ${failed.join(", ")}.`].filter(Boolean).join(" "));
+      if (failed.length) setUnread((u) => [...u, ...failed]);
     });
   }, []);
 
   const remove = useCallback((id: string) => {
     committed.current = committed.current.filter((c) => (c as Partial<ComposerAttachment>).id !== id);
     setAttachments((a) => a.filter((x) => x.id !== id));
-    setError(null);
+    setRefused([]);
+    setUnread([]);
   }, []);
 
   const clear = useCallback(() => {
     committed.current = committed.current.filter((c) => !("id" in c));
     setAttachments([]);
-    setError(null);
+    setRefused([]);
+    setUnread([]);
   }, []);
 
   const restore = useCallback((back: readonly ComposerAttachment[]) => {
@@ -77,5 +82,10 @@ export function useComposerAttachments(key: string, restored = false, taken: Tak
   const loaded = useKeptDraftFiles(key, restored, taken, { attachments, restore });
 
   const tooMuch = useMemo(() => overLimit(attachments), [attachments]);
-  return { attachments, refusal: error, overLimit: tooMuch, reading: pending.length > 0 || !loaded, loaded, add, remove, clear, restore };
+  // Phrased against the files held now: a put-back that passes a limit leaves that limit to tooMuch.
+  const refusal = useMemo(() => {
+    const text = [refusalText(refused, limitsPassed(attachments)), unread.length ? `Could not read ${unread.join(", ")}.` : null].filter(Boolean).join(" ");
+    return text || null;
+  }, [refused, unread, attachments]);
+  return { attachments, refusal, overLimit: tooMuch, reading: pending.length > 0 || !loaded, loaded, add, remove, clear, restore };
 }
