@@ -96,6 +96,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
   /** The backends holding Threadline's advisory lock (key 0x74687264: classid 0, objid the key). */
   const holders = async (db: pg.Client) =>
     (await db.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted", [0x7468_7264])).rows.map((r) => r.pid);
+  /** The sessions waiting in line for it. */
+  const waiters = async (db: pg.Client) =>
+    (await db.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND NOT granted", [0x7468_7264])).rows.map((r) => r.pid);
   const withDb = async <T>(f: (db: pg.Client) => Promise<T>) => {
     const db = new pg.Client({ connectionString: url });
     await db.connect();
@@ -318,6 +321,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
         const started = Date.now();
         await release();
         expect(Date.now() - started).toBeLessThan(2_000);
+        // The wait the release abandoned ends with its socket, not at its lock_timeout up to 4 s later.
+        const abandoned = Date.now();
+        expect(await until(async () => (await withDb(waiters)).length === 0)).toBe(true);
+        expect(Date.now() - abandoned).toBeLessThan(1_500);
         resume();
         await new Promise((r) => setTimeout(r, 1500));
         expect(await withDb(holders)).toEqual([]);
