@@ -188,7 +188,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
     const onTaken = vi.fn();
     const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
-    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 400 });
+    // An application_name in the URL, as a deployment may set one: the lock's sessions still carry their own.
+    const named = new URL(proxy.url);
+    named.searchParams.set("application_name", "threadline-web");
+    const release = await lockPostgres(named.toString(), undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 1_500 });
     const olds: number[] = [];
     try {
       const rival = await rivalsTrying();
@@ -210,6 +213,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       expect(olds).not.toContain(now[0]);
       // The old sessions are gone, though their sockets were never closed.
       expect((await withDb((db) => db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [olds]))).rowCount).toBe(0);
+    } finally {
+      await release();
+      said.mockRestore();
+      await proxy.close();
+    }
+    expect(await withDb(holders)).toEqual([]);
+  }, 60_000);
+
+  it("a check answered too late on a connection still alive: the old session is not let go before the new one waits in line, so another process trying meanwhile never gets the lock", async () => {
+    const proxy = await silentProxy(url);
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
+    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 1_000 });
+    try {
+      const rival = await rivalsTrying();
+      let rivalGotIt: boolean;
+      try {
+        for (let round = 1; round <= 3 && !rival.gotIt(); round++) {
+          // Each answer on the held connection now comes 1.5 s late: past the check's 1 s.
+          proxy.slowOpen(1_500);
+          expect(await until(async () => rival.gotIt() || heldAgain() >= round)).toBe(true);
+        }
+      } finally {
+        rivalGotIt = await rival.stop();
+      }
+      expect(rivalGotIt).toBe(false);
+      expect(onTaken).not.toHaveBeenCalled();
+      expect(await withDb(holders)).toHaveLength(1);
     } finally {
       await release();
       said.mockRestore();
@@ -292,7 +324,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
   };
 
   it.runIf(local)("a lock connection that stops answering is noticed by its check; its old session is ended and the lock passes straight to the new one, waiting in line, not to another process trying meanwhile", async (ctx) => {
-    // Waits in line of 4 s, so the resume below falls inside one (between two, the lock is not queued for).
+    // Waits in line of 2.5 s, so the resume below falls inside one (between two, the lock is not queued for).
     await withStoppedBackend(ctx, async ({ pid, said, onTaken, resume }) => {
       // Another process asking for the lock as fast as it can while the old session goes.
       const rival = await rivalsTrying();
@@ -308,12 +340,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       expect(now).toHaveLength(1);
       expect(now[0]).not.toBe(pid);
       expect(onTaken).not.toHaveBeenCalled();
-    }, { answerWithinMs: 5_000, ownSessionWaitMs: 4_000 });
+    }, { answerWithinMs: 5_000, ownSessionWaitMs: 2_500 });
     expect(await withDb(holders)).toEqual([]);
   }, 60_000);
 
   it.runIf(local)("a release while the lock is being taken again returns at once, leaves no lock behind and does not stop the process", async (ctx) => {
-    // The retake waits in line for the lock the stopped session holds, up to 4 s at a time here:
+    // The retake waits in line for the lock the stopped session holds, up to 2.5 s at a time here:
     // only the release ending that wait returns sooner.
     await withStoppedBackend(
       ctx,
@@ -321,7 +353,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
         const started = Date.now();
         await release();
         expect(Date.now() - started).toBeLessThan(2_000);
-        // The wait the release abandoned ends with its socket, not at its lock_timeout up to 4 s later.
+        // The wait the release abandoned ends with its socket, not at its lock_timeout up to 2.5 s later.
         const abandoned = Date.now();
         expect(await until(async () => (await withDb(waiters)).length === 0)).toBe(true);
         expect(Date.now() - abandoned).toBeLessThan(1_500);
@@ -331,7 +363,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
         expect(await saying(said, "held again")()).toBe(false);
         expect(onTaken).not.toHaveBeenCalled();
       },
-      { answerWithinMs: 5_000, ownSessionWaitMs: 4_000 },
+      { answerWithinMs: 5_000, ownSessionWaitMs: 2_500 },
     );
   }, 60_000);
 });

@@ -127,6 +127,16 @@ function lockConnection(connectionString: string, sessionName: string, answerWit
   return client;
 }
 
+/**
+ * Connects a lock connection and names its session. Named again after connecting: an
+ * application_name in DATABASE_URL would otherwise win over the config's, and a retake could not
+ * tell its own old session.
+ */
+async function connectAs(client: pg.Client, name: string): Promise<void> {
+  await client.connect();
+  await client.query("SELECT set_config('application_name', $1, false)", [name]);
+}
+
 /** Whether a session waits in Postgres' queue for the lock (asked, not granted). */
 const QUEUED_SQL = `SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND classid = 0 AND objid = $2 AND objsubid = 1 AND NOT granted`;
 /** Ends the given sessions, if they still carry this lock's name (a pid read a moment ago may have gone and been reused). */
@@ -143,60 +153,99 @@ interface LockSession {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits in Postgres' queue for the lock our own old sessions hold, up to `waitMs`, and ends those
- * sessions only once the wait is queued (seen from a second, short connection): Postgres then hands
- * the lock to the waiting session as the holder goes, and another process's try, which yields to
- * a queued wait, cannot get in between. Ended first, even in the same statement as the wait, an
- * idle backend can exit and let go of the lock before the wait is queued, and a try in that moment
- * wins it (process-lock.test.ts, "exits the moment it is told to"). Its backend's pid once held;
- * null when the wait ran out (the old sessions are still there).
+ * A retake's second connection, made once and kept while it lasts: it watches the retake's wait
+ * in line and ends the old sessions. Connected before a wait starts, so its connect never eats
+ * into the wait.
  */
-async function endAndWaitInLine(client: pg.Client, ownPid: number, oldPids: number[], session: LockSession): Promise<number | null> {
+function enderFor(session: LockSession) {
+  let client: pg.Client | null = null;
+  return {
+    async get(): Promise<pg.Client> {
+      if (client) return client;
+      const c = lockConnection(session.connectionString, `${session.name}-ender`, session.answerWithinMs);
+      try {
+        await connectAs(c, `${session.name}-ender`);
+      } catch (err) {
+        await c.end().catch(() => undefined);
+        throw err;
+      }
+      return (client = c);
+    },
+    async end(): Promise<void> {
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}
+type Ender = ReturnType<typeof enderFor>;
+
+/** Set once per retake connection: how long one wait in line lasts, and how soon an abandoned one notices. */
+const preparedForWaits = new WeakSet<pg.Client>();
+async function prepareForWaits(client: pg.Client, waitMs: number): Promise<void> {
+  if (preparedForWaits.has(client)) return;
+  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(waitMs))}`);
   // A wait a release abandons (its socket closed) ends within a tenth of a second rather than
-  // stay queued, and perhaps be granted, until lock_timeout. Postgres 14+; older ones skip it.
+  // stay queued, and perhaps be granted, until lock_timeout. Postgres 14+ on a platform that can
+  // watch a socket so; elsewhere the wait runs to its lock_timeout.
   await client.query("SET client_connection_check_interval = 100").catch((err: { code?: string }) => {
-    if (err.code !== "42704") throw err; // undefined_object: no such setting before 14
+    if (err.code !== "42704" && err.code !== "22023") throw err; // no such setting (before 14); not on this platform
   });
-  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(session.waitMs))}`);
+  preparedForWaits.add(client);
+}
+
+/**
+ * Waits in Postgres' queue for the lock our own old sessions hold, up to `session.waitMs`, and
+ * ends those sessions only once the wait is queued (seen from the ender): Postgres then hands the
+ * lock to the waiting session as the holder goes, and another process's try, which yields to a
+ * queued wait, cannot get in between. Ended first, even in the same statement as the wait, an idle
+ * backend can exit and let go of the lock before the wait is queued, and a try in that moment wins
+ * it (process-lock.test.ts, "exits the moment it is told to"). Its backend's pid once held; null
+ * when the wait ran out (the old sessions are still there, or were not told to end in time).
+ */
+async function endAndWaitInLine(client: pg.Client, ownPid: number, oldPids: number[], session: LockSession, ender: Ender): Promise<number | null> {
+  const watcher = await ender.get();
+  await prepareForWaits(client, session.waitMs);
+  const askedAt = Date.now();
   let answered = false;
   const waiting = client.query<{ pid: number }>("SELECT pg_advisory_lock($1), pg_backend_pid() AS pid", [ADVISORY_KEY]).finally(() => (answered = true));
-  waiting.catch(() => undefined); // awaited below; this keeps an early return from leaving it unhandled
-  const ender = lockConnection(session.connectionString, `${session.name}-ender`, session.answerWithinMs);
-  let pid: number | null;
+  waiting.catch(() => undefined); // awaited below, after the ender's part, whatever becomes of it
   try {
-    await ender.connect();
-    while (!answered) {
-      if ((await ender.query(QUEUED_SQL, [ownPid, ADVISORY_KEY])).rowCount) {
-        await ender.query(END_OWN_SQL, [oldPids, session.name]);
+    for (let poll = 0; !answered; poll++) {
+      if ((await watcher.query(QUEUED_SQL, [ownPid, ADVISORY_KEY])).rowCount) {
+        // Not near the wait's end: ended with nobody in line, the old session would free the lock.
+        if (!answered && Date.now() - askedAt < session.waitMs / 2) await watcher.query(END_OWN_SQL, [oldPids, session.name]);
         break;
       }
-      await sleep(2);
+      await sleep(Math.min(50, 2 ** poll));
     }
-    pid = (await waiting).rows[0].pid;
   } catch (err) {
-    if ((err as { code?: string }).code !== "55P03") throw err; // 55P03 lock_not_available: still held
-    pid = null;
-  } finally {
-    await ender.end().catch(() => undefined);
+    // The wait goes on without its ender (lock_timeout bounds it); the next round makes a new one.
+    console.error("[store] the one-process lock's second connection failed:", (err as Error).message);
+    await ender.end();
   }
-  // The check interval stays: on the held connection it only watches the short checks.
-  await client.query("RESET lock_timeout");
-  return pid;
+  try {
+    return (await waiting).rows[0].pid;
+  } catch (err) {
+    if ((err as { code?: string }).code === "55P03") return null; // lock_not_available: still held
+    throw err;
+  }
 }
 
 /**
  * Asks for the lock on `client`: its backend's pid once held. When only older sessions of this
- * same lock (`session.name`) hold it, cut off without Postgres noticing yet, they are told to end
- * and this session waits in line for it (up to `session.waitMs`; null if they have not gone by then).
- * DatabaseInUseError when another session holds it.
+ * same lock (`session.name`) hold it (cut off without Postgres noticing yet, or only slow to
+ * answer), this session waits in line for it and they are then told to end (endAndWaitInLine;
+ * null if the wait ran out). Without an ender (the first take) that never happens: the name is
+ * new. DatabaseInUseError when another session holds it.
  */
-async function tryAdvisoryLock(client: pg.Client, reason: string, session: LockSession): Promise<number | null> {
+async function tryAdvisoryLock(client: pg.Client, reason: string, session: LockSession, ender: Ender | null): Promise<number | null> {
   // A few tries only for a holder that lets go between the try and the read of who holds it.
   for (let attempt = 1; ; attempt++) {
     const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid", [ADVISORY_KEY]);
     if (rows[0].ok) return rows[0].pid;
     const holders = (await client.query<{ pid: number; ours: boolean | null }>(LOCK_HOLDERS_SQL, [ADVISORY_KEY, session.name])).rows;
-    if (holders.length > 0 && holders.every((h) => h.ours)) return endAndWaitInLine(client, rows[0].pid, holders.map((h) => h.pid), session);
+    if (holders.length > 0 && holders.every((h) => h.ours) && ender) return endAndWaitInLine(client, rows[0].pid, holders.map((h) => h.pid), session, ender);
     if (holders.length === 0 && attempt < 5) continue;
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "the database";
     throw new DatabaseInUseError(inUseMessage(`Postgres database "${db}"`, "it holds the advisory lock", reason));
@@ -208,9 +257,10 @@ async function tryAdvisoryLock(client: pg.Client, reason: string, session: LockS
  * its own for the life of the process. The server frees it when that connection ends, so a crashed
  * process leaves nothing behind. The same goes for a connection this process loses (Postgres
  * restarted, the backend terminated, or a check every 15 s unanswered for 10 s): then the lock is
- * taken again on a new connection, retried each second while Postgres is away; an old session of
- * this lock that still holds it is told to end, and the new one waits in Postgres' queue for the
- * lock, which passes to it as the old one goes. If another process got it first, `onTaken` (this
+ * taken again on a new connection, retried each second while Postgres is away. The lost connection
+ * is left open until then: if its session still holds the lock, the new one first waits in
+ * Postgres' queue for it, and only then is the old one told to end, so the lock passes straight
+ * to the new session as the old one goes. If another process got it first, `onTaken` (this
  * process stops). Returns the release (tests, shutdown).
  */
 export async function lockPostgres(connectionString: string, reason = EMBEDDED_SERVER_REASON, opts: PostgresLockOptions = {}): Promise<() => Promise<void>> {
@@ -222,8 +272,8 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   const first = lockConnection(connectionString, sessionName, within);
   let held: { client: pg.Client; pid: number };
   try {
-    await first.connect();
-    const pid = await tryAdvisoryLock(first, reason, { name: sessionName, connectionString, waitMs: 0, answerWithinMs: within });
+    await connectAs(first, sessionName);
+    const pid = await tryAdvisoryLock(first, reason, { name: sessionName, connectionString, waitMs: 0, answerWithinMs: within }, null);
     if (pid === null) throw new Error(`a session named ${sessionName} held the lock before it was asked for`);
     held = { client: first, pid };
   } catch (err) {
@@ -242,50 +292,65 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   const session: LockSession = { name: sessionName, connectionString, waitMs: Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2), answerWithinMs: within };
   // The retake's connection, so a release can end a wait in line at once.
   let retakeClient: pg.Client | null = null;
-  const retake = async () => {
+  const retake = async (old: pg.Client) => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
     let client: pg.Client | null = null;
-    while (!released) {
-      try {
-        if (!client) {
-          client = lockConnection(connectionString, sessionName, within);
-          await client.connect();
-          // Only a connected client may be ended by a release (ending one mid-connect leaves its connect pending for good).
+    const ender = enderFor(session);
+    let lastFailure = "";
+    try {
+      while (!released) {
+        try {
+          if (!client) {
+            client = lockConnection(connectionString, sessionName, within);
+            await connectAs(client, sessionName);
+            // Only a connected client may be ended by a release (ending one mid-connect leaves its connect pending for good).
+            if (released) break;
+            retakeClient = client;
+          }
+          const pid = await tryAdvisoryLock(client, reason, session, ender);
           if (released) break;
-          retakeClient = client;
-        }
-        const pid = await tryAdvisoryLock(client, reason, session);
-        if (released) break;
-        if (pid !== null) {
-          held = { client, pid };
-          retakeClient = null;
-          watch(client);
-          console.error("[store] the one-process lock is held again");
-          return;
-        }
-        // Our old session has not gone yet: read the holders again and wait in line again.
-      } catch (err) {
-        if (released) break;
-        if (err instanceof DatabaseInUseError) {
-          // Serving stops here (by default the process exits): no more checks or retakes.
-          released = true;
-          clearInterval(checker);
+          if (pid !== null) {
+            // Kept on the held connection it would only bound the checks; a failure here is the checks' to find.
+            await client.query("RESET lock_timeout").catch(() => undefined);
+            held = { client, pid };
+            retakeClient = null;
+            client = null;
+            watch(held.client);
+            console.error("[store] the one-process lock is held again");
+            return;
+          }
+          // Our old session has not gone yet: read the holders again and wait in line again.
+        } catch (err) {
+          if (released) break;
+          if (err instanceof DatabaseInUseError) {
+            // Serving stops here (by default the process exits): no more checks or retakes.
+            released = true;
+            clearInterval(checker);
+            return onTaken(err);
+          }
+          // Postgres not reachable yet, or a connection failed: said once per new reason, then a new one, a moment later.
+          const why = (err as Error).message;
+          if (why !== lastFailure) console.error("[store] taking the one-process lock again failed, retrying each second:", why);
+          lastFailure = why;
           await client?.end().catch(() => undefined);
-          return onTaken(err);
+          client = null;
+          retakeClient = null;
+          await ender.end();
+          await pause(RETAKE_EVERY_MS);
         }
-        // Postgres not reachable yet, or this connection failed: a new one, a moment later.
-        await client?.end().catch(() => undefined);
-        client = null;
-        await pause(RETAKE_EVERY_MS);
       }
+    } finally {
+      await ender.end();
+      await client?.end().catch(() => undefined);
+      retakeClient = null;
+      // The lost connection, left open until now: ended before the lock passed on, a live old
+      // session (a check that only came late) would have freed the lock with nobody in line.
+      await old.end().catch(() => undefined);
     }
-    await client?.end().catch(() => undefined);
-    retakeClient = null;
   };
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
-    void c.end().catch(() => undefined);
-    retaking = retake().finally(() => (retaking = null));
+    retaking = retake(c).finally(() => (retaking = null));
   };
   const watch = (c: pg.Client) => c.once("end", () => lost(c));
   watch(held.client);

@@ -4,13 +4,15 @@ import net from "node:net";
  * A loopback TCP proxy to a Postgres server that can go silent the way a network does: bytes stop
  * flowing and nothing is closed on either side, so neither the client nor the server hears of it.
  * Tests use it for a connection cut off without a word whose backend, unlike a stopped one, is free
- * to exit the moment it is told to.
+ * to exit the moment it is told to; and to make answers arrive late on a connection that is alive.
  */
 export interface SilentProxy {
   /** The connection string to give the client under test: the same as `target`'s, through the proxy. */
   url: string;
   /** Every connection open now goes silent (new ones are still passed through). */
   silenceOpen: () => void;
+  /** Answers on every connection open now arrive `ms` late (a slow server or link, still alive). */
+  slowOpen: (ms: number) => void;
   /** New connections are accepted but never passed on (a connect that hangs). */
   holdNew: (hold: boolean) => void;
   close: () => Promise<void>;
@@ -18,10 +20,10 @@ export interface SilentProxy {
 
 export async function silentProxy(target: string): Promise<SilentProxy> {
   const upstream = new URL(target);
-  const pairs = new Set<{ client: net.Socket; server: net.Socket | null; silent: boolean }>();
+  const pairs = new Set<{ client: net.Socket; server: net.Socket | null; silent: boolean; lateMs: number }>();
   let holding = false;
   const proxy = net.createServer((client) => {
-    const pair = { client, server: null as net.Socket | null, silent: holding };
+    const pair = { client, server: null as net.Socket | null, silent: holding, lateMs: 0 };
     pairs.add(pair);
     client.on("error", () => undefined);
     // Kept in `pairs` after either side closes, so close() still ends a silent pair's other side.
@@ -36,7 +38,11 @@ export async function silentProxy(target: string): Promise<SilentProxy> {
       if (!pair.silent) client.destroy();
     });
     client.on("data", (d) => void (pair.silent || server.write(d)));
-    server.on("data", (d) => void (pair.silent || client.write(d)));
+    server.on("data", (d) => {
+      if (pair.silent) return;
+      if (pair.lateMs > 0) setTimeout(() => client.writable && client.write(d), pair.lateMs);
+      else client.write(d);
+    });
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   const url = new URL(target);
@@ -45,6 +51,7 @@ export async function silentProxy(target: string): Promise<SilentProxy> {
   return {
     url: url.toString(),
     silenceOpen: () => pairs.forEach((p) => (p.silent = true)),
+    slowOpen: (ms) => pairs.forEach((p) => (p.lateMs = ms)),
     holdNew: (hold) => void (holding = hold),
     close: async () => {
       for (const p of pairs) {
