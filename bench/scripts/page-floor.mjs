@@ -8,6 +8,10 @@
 // through the SDK and 13 kB of JSON to parse, against a GET of 150 bytes. (The bare server sends
 // the body with Content-Type alone; Threadline adds a few headers, which is noise at this size.)
 //
+// Two more bare servers answer the same request with a leaner page (each row only its thread_id and
+// title) and with no rows at all (`[]`): what the SDK's POST costs before any row, against the
+// plain GET /info.
+//
 //   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3]
 //
 // Needs a build (`npx next build`).
@@ -42,32 +46,43 @@ try {
   const rows = await firstPage({ kind: "threadline", client: capture });
   if (rows.length !== 50) throw new Error(`expected a page of 50, got ${rows.length}`);
 
-  const bare = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.setHeader("Content-Type", "application/json");
-      res.end(req.url.endsWith("/info") ? info : page);
+  const lean = JSON.stringify(JSON.parse(page).map((r) => ({ thread_id: r.thread_id, values: { title: r.values?.title } })));
+  const bareServers = [];
+  const bareTarget = async (pageBody) => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.setHeader("Content-Type", "application/json");
+        res.end(req.url.endsWith("/info") ? info : pageBody);
+      });
     });
-  });
-  await new Promise((r) => bare.listen(0, "127.0.0.1", r));
-  const bareUrl = `http://127.0.0.1:${bare.address().port}`;
-  const bareTarget = { kind: "threadline", apiUrl: bareUrl, client: new Client({ apiUrl: bareUrl, callerOptions: { maxRetries: 0 } }) };
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    bareServers.push(server);
+    const apiUrl = `http://127.0.0.1:${server.address().port}`;
+    return { kind: "threadline", apiUrl, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }) };
+  };
+  const targets = [
+    ["bare node:http (no work)", await bareTarget(page)],
+    [`bare, lean rows (${lean.length} bytes)`, await bareTarget(lean)],
+    ["bare, no rows (`[]`)", await bareTarget("[]")],
+    ["Threadline (next start)", tl],
+  ];
 
   /** The bench's own measurement (workload 2), after 20 untimed pairs. */
   const measure = async (target) => {
     const { info: infoMs, page: pageMs } = await readLatencies(target, samples, 20);
     return { info: p50(infoMs), page: p50(pageMs) };
   };
-  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the two servers taking turns`);
+  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the servers taking turns`);
   console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info |");
   console.log("|---|---|---|---|---|---|");
   for (let r = 1; r <= rounds; r++) {
-    for (const [name, target] of [["bare node:http (no work)", bareTarget], ["Threadline (next start)", tl]]) {
+    for (const [name, target] of targets) {
       const m = await measure(target);
       console.log(`| ${r} | ${name} | ${m.info.toFixed(2)} | ${m.page.toFixed(2)} | ${(m.page - m.info).toFixed(2)} | ${(m.page / m.info).toFixed(2)}× |`);
     }
   }
-  bare.close();
+  for (const server of bareServers) server.close();
 } finally {
   await tl.stop();
 }
