@@ -207,10 +207,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       }
       expect(rivalGotIt).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
-      expect(heldAgain()).toBe(ROUNDS);
-      const now = await withDb(holders);
-      expect(now).toHaveLength(1);
-      expect(olds).not.toContain(now[0]);
+      // At least: on a loaded machine a check of a live connection may come late and add a retake.
+      expect(heldAgain()).toBeGreaterThanOrEqual(ROUNDS);
+      expect(await until(async () => ((now) => now.length === 1 && !olds.includes(now[0]))(await withDb(holders)))).toBe(true);
       // The old sessions are gone, though their sockets were never closed.
       expect((await withDb((db) => db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [olds]))).rowCount).toBe(0);
     } finally {
@@ -248,6 +247,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       await proxy.close();
     }
     expect(await withDb(holders)).toEqual([]);
+  }, 60_000);
+
+  it("a release while the held connection has gone silent returns within about a second: its goodbye is not waited for", async () => {
+    const proxy = await silentProxy(url);
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // No check comes during the test: the release finds the connection silent, not a retake.
+    const release = await lockPostgres(proxy.url, undefined, { onTaken: vi.fn(), checkEveryMs: 60_000 });
+    try {
+      proxy.silenceOpen();
+      const started = Date.now();
+      await release();
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      said.mockRestore();
+      await proxy.close();
+    }
+    expect(await until(async () => (await withDb(holders)).length === 0)).toBe(true);
   }, 60_000);
 
   it("a release while the lock's new connection is still connecting returns within the answer time, leaves no lock and does not stop the process", async () => {

@@ -114,7 +114,7 @@ const LOCK_HOLDERS_SQL = `SELECT l.pid, a.application_name = $2 AS ours FROM pg_
     AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted`;
 
 /** The lock's connection: it must not crash the process on an error; its "end", or a failed check, decides what happens next. */
-function lockConnection(connectionString: string, sessionName: string, answerWithinMs: number): pg.Client {
+function lockConnection(connectionString: string, sessionName: string, answerWithinMs: number, what = "connection"): pg.Client {
   const client = new pg.Client({
     connectionString,
     application_name: sessionName,
@@ -123,8 +123,23 @@ function lockConnection(connectionString: string, sessionName: string, answerWit
     connectionTimeoutMillis: answerWithinMs,
     query_timeout: answerWithinMs,
   });
-  client.on("error", (err) => console.error("[store] the one-process lock's connection failed:", err.message));
+  client.on("error", (err) => console.error(`[store] the one-process lock's ${what} failed:`, err.message));
   return client;
+}
+
+/** How long a close may wait for the server to say goodbye before the socket is simply dropped. */
+const CLOSE_WITHIN_MS = 1_000;
+
+/**
+ * Ends a lock connection, never waiting longer than CLOSE_WITHIN_MS: pg's end() waits for the
+ * server to close the socket, which over a link gone silent takes until TCP gives up (minutes).
+ * Postgres frees the session's lock on a dropped socket as on a goodbye.
+ */
+async function closeNow(client: pg.Client): Promise<void> {
+  const timer = new Promise((resolve) => setTimeout(resolve, CLOSE_WITHIN_MS).unref());
+  await Promise.race([client.end().catch(() => undefined), timer]);
+  // Not in pg's typings: the socket under the connection.
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /**
@@ -162,11 +177,11 @@ function enderFor(session: LockSession) {
   return {
     async get(): Promise<pg.Client> {
       if (client) return client;
-      const c = lockConnection(session.connectionString, `${session.name}-ender`, session.answerWithinMs);
+      const c = lockConnection(session.connectionString, `${session.name}-ender`, session.answerWithinMs, "second connection");
       try {
         await connectAs(c, `${session.name}-ender`);
       } catch (err) {
-        await c.end().catch(() => undefined);
+        await closeNow(c);
         throw err;
       }
       return (client = c);
@@ -174,7 +189,7 @@ function enderFor(session: LockSession) {
     async end(): Promise<void> {
       const c = client;
       client = null;
-      await c?.end().catch(() => undefined);
+      if (c) await closeNow(c);
     },
   };
 }
@@ -185,6 +200,8 @@ const preparedForWaits = new WeakSet<pg.Client>();
 async function prepareForWaits(client: pg.Client, waitMs: number): Promise<void> {
   if (preparedForWaits.has(client)) return;
   await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(waitMs))}`);
+  // A statement_timeout set for the role or database must not cut the wait short.
+  await client.query("SET statement_timeout = 0");
   // A wait a release abandons (its socket closed) ends within a tenth of a second rather than
   // stay queued, and perhaps be granted, until lock_timeout. Postgres 14+ on a platform that can
   // watch a socket so; elsewhere the wait runs to its lock_timeout.
@@ -294,6 +311,8 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   let retakeClient: pg.Client | null = null;
   const retake = async (old: pg.Client) => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
+    // Its session may still be alive: the retake ends it, which is no failure worth a log line.
+    old.removeAllListeners("error").on("error", () => undefined);
     let client: pg.Client | null = null;
     const ender = enderFor(session);
     let lastFailure = "";
@@ -310,12 +329,12 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
           const pid = await tryAdvisoryLock(client, reason, session, ender);
           if (released) break;
           if (pid !== null) {
-            // Kept on the held connection it would only bound the checks; a failure here is the checks' to find.
-            await client.query("RESET lock_timeout").catch(() => undefined);
             held = { client, pid };
             retakeClient = null;
             client = null;
             watch(held.client);
+            // Left on the held connection, it would bound nothing (the checks take no lock); a failure is the checks' to find.
+            await held.client.query("RESET lock_timeout").catch(() => undefined);
             console.error("[store] the one-process lock is held again");
             return;
           }
@@ -332,27 +351,39 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
           const why = (err as Error).message;
           if (why !== lastFailure) console.error("[store] taking the one-process lock again failed, retrying each second:", why);
           lastFailure = why;
-          await client?.end().catch(() => undefined);
+          const failed = client;
           client = null;
           retakeClient = null;
+          if (failed) await closeNow(failed);
           await ender.end();
-          await pause(RETAKE_EVERY_MS);
+          if (!released) await pause(RETAKE_EVERY_MS);
         }
       }
     } finally {
-      await ender.end();
-      await client?.end().catch(() => undefined);
+      // Not awaited: the retake is over, and what happens to the new held connection from here
+      // on must reach lost() and the checks at once, not after these closes.
+      void ender.end();
+      if (client) void closeNow(client);
       retakeClient = null;
       // The lost connection, left open until now: ended before the lock passed on, a live old
       // session (a check that only came late) would have freed the lock with nobody in line.
-      await old.end().catch(() => undefined);
+      void closeNow(old);
     }
   };
+  /** Clients whose connection has ended: a retake that was under way when the new one ended looks here as it finishes. */
+  const endedClients = new WeakSet<pg.Client>();
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
-    retaking = retake(c).finally(() => (retaking = null));
+    retaking = retake(c).finally(() => {
+      retaking = null;
+      if (endedClients.has(held.client)) lost(held.client);
+    });
   };
-  const watch = (c: pg.Client) => c.once("end", () => lost(c));
+  const watch = (c: pg.Client) =>
+    c.once("end", () => {
+      endedClients.add(c);
+      lost(c);
+    });
   watch(held.client);
   const checker = setInterval(() => {
     const c = held.client;
@@ -366,6 +397,6 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     wake?.();
     if (retaking) await retakeClient?.end().catch(() => undefined);
     await retaking;
-    await held.client.end().catch(() => undefined);
+    await closeNow(held.client);
   };
 }

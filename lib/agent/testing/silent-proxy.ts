@@ -22,7 +22,9 @@ export async function silentProxy(target: string): Promise<SilentProxy> {
   const upstream = new URL(target);
   const pairs = new Set<{ client: net.Socket; server: net.Socket | null; silent: boolean; lateMs: number }>();
   let holding = false;
-  const proxy = net.createServer((client) => {
+  // Half-open allowed, so a silent pair never answers a client's goodbye (FIN) with its own: the
+  // client's socket then waits as it would on a dead link. Live pairs pass both halves on.
+  const proxy = net.createServer({ allowHalfOpen: true }, (client) => {
     const pair = { client, server: null as net.Socket | null, silent: holding, lateMs: 0 };
     pairs.add(pair);
     client.on("error", () => undefined);
@@ -31,8 +33,10 @@ export async function silentProxy(target: string): Promise<SilentProxy> {
       if (!pair.silent) pair.server?.destroy();
     });
     if (pair.silent) return;
-    const server = net.connect(Number(upstream.port || 5432), upstream.hostname.replace(/^\[|\]$/g, ""));
+    const server = net.connect({ port: Number(upstream.port || 5432), host: upstream.hostname.replace(/^\[|\]$/g, ""), allowHalfOpen: true });
     pair.server = server;
+    client.on("end", () => void (pair.silent || server.end()));
+    server.on("end", () => void (pair.silent || client.end()));
     server.on("error", () => undefined);
     server.on("close", () => {
       if (!pair.silent) client.destroy();
