@@ -335,7 +335,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
             watch(held.client);
             // Left on the held connection, it would bound nothing (the checks take no lock); a failure is the checks' to find.
             await held.client.query("RESET lock_timeout").catch(() => undefined);
-            console.error("[store] the one-process lock is held again");
+            if (!released) console.error("[store] the one-process lock is held again");
             return;
           }
           // Our old session has not gone yet: read the holders again and wait in line again.
