@@ -16,7 +16,7 @@
 //
 // Needs a build (`npx next build`).
 import http from "node:http";
-import { p50 } from "../lib/stats.mjs";
+import { p50, p95 } from "../lib/stats.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
 import { firstPage, readLatencies } from "../workloads/scale.mjs";
 import { Client } from "@langchain/langgraph-sdk";
@@ -71,15 +71,15 @@ try {
   /** The bench's own measurement (workload 2), after 20 untimed pairs. */
   const measure = async (target) => {
     const { info: infoMs, page: pageMs } = await readLatencies(target, samples, 20);
-    return { info: p50(infoMs), page: p50(pageMs) };
+    return { info: p50(infoMs), page: p50(pageMs), info95: p95(infoMs), page95: p95(pageMs) };
   };
   console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the servers taking turns`);
-  console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info |");
-  console.log("|---|---|---|---|---|---|");
+  console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info | /info p95 ms | page p95 ms | p95 ÷ p95 |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (let r = 1; r <= rounds; r++) {
     for (const [name, target] of targets) {
       const m = await measure(target);
-      console.log(`| ${r} | ${name} | ${m.info.toFixed(2)} | ${m.page.toFixed(2)} | ${(m.page - m.info).toFixed(2)} | ${(m.page / m.info).toFixed(2)}× |`);
+      console.log(`| ${r} | ${name} | ${m.info.toFixed(2)} | ${m.page.toFixed(2)} | ${(m.page - m.info).toFixed(2)} | ${(m.page / m.info).toFixed(2)}× | ${m.info95.toFixed(2)} | ${m.page95.toFixed(2)} | ${(m.page95 / m.info95).toFixed(2)}× |`);
     }
   }
   for (const server of bareServers) server.close();
