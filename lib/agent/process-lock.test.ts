@@ -199,16 +199,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       try {
         for (let round = 1; round <= ROUNDS && !rival.gotIt(); round++) {
           olds.push(...(await withDb(holders)));
+          const before = heldAgain();
           proxy.silenceOpen();
-          expect(await until(async () => rival.gotIt() || heldAgain() >= round)).toBe(true);
+          expect(await until(async () => rival.gotIt() || heldAgain() > before)).toBe(true);
         }
       } finally {
         rivalGotIt = await rival.stop();
       }
       expect(rivalGotIt).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
-      // At least: on a loaded machine a check of a live connection may come late and add a retake.
-      expect(heldAgain()).toBeGreaterThanOrEqual(ROUNDS);
+      // Not an exact count of retakes: on a loaded machine a check of a live connection may come late and add one.
       expect(await until(async () => ((now) => now.length === 1 && !olds.includes(now[0]))(await withDb(holders)))).toBe(true);
       // The old sessions are gone, though their sockets were never closed.
       expect((await withDb((db) => db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [olds]))).rowCount).toBe(0);
@@ -231,9 +231,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       let rivalGotIt: boolean;
       try {
         for (let round = 1; round <= 3 && !rival.gotIt(); round++) {
+          const before = heldAgain();
           // Each answer on the held connection now comes 1.5 s late: past the check's 1 s.
           proxy.slowOpen(1_500);
-          expect(await until(async () => rival.gotIt() || heldAgain() >= round)).toBe(true);
+          expect(await until(async () => rival.gotIt() || heldAgain() > before)).toBe(true);
         }
       } finally {
         rivalGotIt = await rival.stop();
@@ -247,6 +248,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       await proxy.close();
     }
     expect(await withDb(holders)).toEqual([]);
+  }, 60_000);
+
+  it("a role's idle_session_timeout does not end the idle lock connection", async () => {
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // As a role or database setting would: every session of this URL starts with a 300 ms limit.
+    const strict = new URL(url);
+    strict.searchParams.set("options", "-c idle_session_timeout=300");
+    const release = await lockPostgres(strict.toString(), undefined, { onTaken: vi.fn(), checkEveryMs: 60_000 });
+    try {
+      const [pid] = await withDb(holders);
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(await withDb(holders)).toEqual([pid]);
+      expect(await saying(said, "was lost")()).toBe(false);
+    } finally {
+      await release();
+      said.mockRestore();
+    }
   }, 60_000);
 
   it("a release while the held connection has gone silent returns within about a second: its goodbye is not waited for", async () => {

@@ -150,6 +150,11 @@ async function closeNow(client: pg.Client): Promise<void> {
 async function connectAs(client: pg.Client, name: string): Promise<void> {
   await client.connect();
   await client.query("SELECT set_config('application_name', $1, false)", [name]);
+  // The held connection is idle between checks: a role's idle_session_timeout (Postgres 14+)
+  // would end it and free the lock with nobody in line.
+  await client.query("SET idle_session_timeout = 0").catch((err: { code?: string }) => {
+    if (err.code !== "42704") throw err; // no such setting before 14
+  });
 }
 
 /** Whether a session waits in Postgres' queue for the lock (asked, not granted). */
@@ -309,6 +314,8 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   const session: LockSession = { name: sessionName, connectionString, waitMs: Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2), answerWithinMs: within };
   // The retake's connection, so a release can end a wait in line at once.
   let retakeClient: pg.Client | null = null;
+  /** Lock connections that have ended: one that ends before it is watched is still acted on as the retake finishes. */
+  const endedClients = new WeakSet<pg.Client>();
   const retake = async (old: pg.Client) => {
     console.error("[store] the one-process lock's connection was lost; taking the lock again");
     // Its session may still be alive: the retake ends it, which is no failure worth a log line.
@@ -320,7 +327,8 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       while (!released) {
         try {
           if (!client) {
-            client = lockConnection(connectionString, sessionName, within);
+            const fresh = (client = lockConnection(connectionString, sessionName, within));
+            fresh.once("end", () => endedClients.add(fresh));
             await connectAs(client, sessionName);
             // Only a connected client may be ended by a release (ending one mid-connect leaves its connect pending for good).
             if (released) break;
@@ -370,8 +378,6 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       void closeNow(old);
     }
   };
-  /** Clients whose connection has ended: a retake that was under way when the new one ended looks here as it finishes. */
-  const endedClients = new WeakSet<pg.Client>();
   const lost = (c: pg.Client) => {
     if (released || retaking || c !== held.client) return;
     retaking = retake(c).finally(() => {
@@ -395,7 +401,7 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
     released = true;
     clearInterval(checker);
     wake?.();
-    if (retaking) await retakeClient?.end().catch(() => undefined);
+    if (retaking && retakeClient) await closeNow(retakeClient);
     await retaking;
     await closeNow(held.client);
   };
