@@ -46,7 +46,8 @@ try {
   const rows = await firstPage({ kind: "threadline", client: capture });
   if (rows.length !== 50) throw new Error(`expected a page of 50, got ${rows.length}`);
 
-  const lean = JSON.stringify(JSON.parse(page).map((r) => ({ thread_id: r.thread_id, values: { title: r.values?.title } })));
+  // Threadline's lean page carries the title in `extracted` (its `select` leaves `values` out).
+  const lean = JSON.stringify(JSON.parse(page).map((r) => ({ thread_id: r.thread_id, extracted: { title: r.extracted?.title } })));
   const bareServers = [];
   const bareTarget = async (pageBody) => {
     const server = http.createServer((req, res) => {
@@ -59,7 +60,7 @@ try {
     await new Promise((r) => server.listen(0, "127.0.0.1", r));
     bareServers.push(server);
     const apiUrl = `http://127.0.0.1:${server.address().port}`;
-    return { kind: "threadline", apiUrl, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }) };
+    return { kind: "threadline", apiUrl, pageBody, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }) };
   };
   const targets = [
     ["bare node:http (no work)", await bareTarget(page)],
@@ -70,14 +71,16 @@ try {
 
   /** The bench's own measurement (workload 2), after 20 untimed pairs. */
   const measure = async (target) => {
-    const { info: infoMs, page: pageMs } = await readLatencies(target, samples, 20);
+    const { info: infoMs, page: pageMs, untitled } = await readLatencies(target, samples, 20);
+    if (untitled > 0 && target.pageBody !== "[]") throw new Error(`${untitled} rows without a title: the page served is not the one meant`);
     return { info: p50(infoMs), page: p50(pageMs), info95: p95(infoMs), page95: p95(pageMs) };
   };
-  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the servers taking turns`);
+  console.log(`page: ${page.length} bytes, /info: ${info.length} bytes; p50 of ${samples} after 20 warm-up; ${rounds} rounds, the servers taking turns, the order shifted by one each round`);
   console.log("| round | server | GET /info p50 ms | first page p50 ms | page − info ms | page ÷ info | /info p95 ms | page p95 ms | p95 ÷ p95 |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (let r = 1; r <= rounds; r++) {
-    for (const [name, target] of targets) {
+    // Each round starts one further along, so no server always comes first or last.
+    for (const [name, target] of targets.map((_, i) => targets[(i + r - 1) % targets.length])) {
       const m = await measure(target);
       console.log(`| ${r} | ${name} | ${m.info.toFixed(2)} | ${m.page.toFixed(2)} | ${(m.page - m.info).toFixed(2)} | ${(m.page / m.info).toFixed(2)}× | ${m.info95.toFixed(2)} | ${m.page95.toFixed(2)} | ${(m.page95 / m.info95).toFixed(2)}× |`);
     }
