@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { lockPostgres } from "./process-lock";
-import { silentProxy } from "./testing/silent-proxy";
+import { lockPostgres, type PostgresLockOptions } from "./process-lock";
+import { silentProxy, type SilentProxy } from "./testing/silent-proxy";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const SCRIPT = path.resolve("lib/agent/testdata/open-app.ts");
@@ -179,75 +179,82 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
     };
   };
 
+  type Proxied = { proxy: SilentProxy; said: Said; onTaken: ReturnType<typeof vi.fn>; release: () => Promise<void> };
+  /**
+   * Takes the lock through a proxy of its own (`lockUrl` may add to the proxy's URL), runs `go`,
+   * then releases it (again: a second release does nothing) and waits until no session holds it.
+   */
+  const withProxiedLock = async (opts: PostgresLockOptions & { lockUrl?: (proxyUrl: string) => string }, go: (t: Proxied) => Promise<void>) => {
+    const proxy = await silentProxy(url);
+    const onTaken = vi.fn();
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const release = await lockPostgres(opts.lockUrl?.(proxy.url) ?? proxy.url, undefined, { onTaken, ...opts });
+    try {
+      await go({ proxy, said, onTaken, release });
+    } finally {
+      await release();
+      said.mockRestore();
+      await proxy.close();
+    }
+    expect(await until(async () => (await withDb(holders)).length === 0)).toBe(true);
+  };
+
+  /**
+   * `rounds` times, `cut` breaks the connection the lock is held on and the round waits for it to be
+   * held again, while another process tries for it in a tight loop throughout. Whether it ever got it.
+   */
+  const roundsBesideRival = async (said: Said, rounds: number, cut: () => unknown) => {
+    const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
+    const rival = await rivalsTrying();
+    let failure: unknown = null;
+    try {
+      for (let round = 1; round <= rounds && !rival.gotIt(); round++) {
+        const before = heldAgain();
+        await cut();
+        expect(await until(async () => rival.gotIt() || heldAgain() > before)).toBe(true);
+      }
+    } catch (err) {
+      failure = err;
+    }
+    const gotIt = await rival.stop();
+    if (failure) throw failure;
+    return gotIt;
+  };
+
   it("a lock connection cut off without a word, whose backend exits the moment it is told to: the lock passes straight to the new session, not to another process trying meanwhile", async () => {
     // Unlike a stopped backend (below), this one is idle and alive: it ends within a millisecond
     // of the terminate, so the lock must be asked for before the old session is told to end.
     // A race, so run ROUNDS times: each round silences the connection the last one took the lock on.
     const ROUNDS = 10;
-    const proxy = await silentProxy(url);
-    const onTaken = vi.fn();
-    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
     // An application_name in the URL, as a deployment may set one: the lock's sessions still carry their own.
-    const named = new URL(proxy.url);
-    named.searchParams.set("application_name", "threadline-web");
-    const release = await lockPostgres(named.toString(), undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 1_500 });
-    const olds: number[] = [];
-    try {
-      const rival = await rivalsTrying();
-      let rivalGotIt: boolean;
-      try {
-        for (let round = 1; round <= ROUNDS && !rival.gotIt(); round++) {
-          olds.push(...(await withDb(holders)));
-          const before = heldAgain();
-          proxy.silenceOpen();
-          expect(await until(async () => rival.gotIt() || heldAgain() > before)).toBe(true);
-        }
-      } finally {
-        rivalGotIt = await rival.stop();
-      }
+    const lockUrl = (proxyUrl: string) => {
+      const named = new URL(proxyUrl);
+      named.searchParams.set("application_name", "threadline-web");
+      return named.toString();
+    };
+    await withProxiedLock({ lockUrl, checkEveryMs: 50, answerWithinMs: 1_500 }, async ({ proxy, said, onTaken }) => {
+      const olds: number[] = [];
+      const rivalGotIt = await roundsBesideRival(said, ROUNDS, async () => {
+        olds.push(...(await withDb(holders)));
+        proxy.silenceOpen();
+      });
       expect(rivalGotIt).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
       // Not an exact count of retakes: on a loaded machine a check of a live connection may come late and add one.
       expect(await until(async () => ((now) => now.length === 1 && !olds.includes(now[0]))(await withDb(holders)))).toBe(true);
       // The old sessions are gone, though their sockets were never closed.
       expect((await withDb((db) => db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [olds]))).rowCount).toBe(0);
-    } finally {
-      await release();
-      said.mockRestore();
-      await proxy.close();
-    }
-    expect(await withDb(holders)).toEqual([]);
+    });
   }, 60_000);
 
   it("a check answered too late on a connection still alive: the old session is not let go before the new one waits in line, so another process trying meanwhile never gets the lock", async () => {
-    const proxy = await silentProxy(url);
-    const onTaken = vi.fn();
-    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const heldAgain = () => said.mock.calls.filter((c) => String(c[0]).includes("held again")).length;
-    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 50, answerWithinMs: 1_000 });
-    try {
-      const rival = await rivalsTrying();
-      let rivalGotIt: boolean;
-      try {
-        for (let round = 1; round <= 3 && !rival.gotIt(); round++) {
-          const before = heldAgain();
-          // Each answer on the held connection now comes 1.5 s late: past the check's 1 s.
-          proxy.slowOpen(1_500);
-          expect(await until(async () => rival.gotIt() || heldAgain() > before)).toBe(true);
-        }
-      } finally {
-        rivalGotIt = await rival.stop();
-      }
+    await withProxiedLock({ checkEveryMs: 50, answerWithinMs: 1_000 }, async ({ proxy, said, onTaken }) => {
+      // Each answer on the held connection now comes 1.5 s late: past the check's 1 s.
+      const rivalGotIt = await roundsBesideRival(said, 3, () => proxy.slowOpen(1_500));
       expect(rivalGotIt).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
       expect(await withDb(holders)).toHaveLength(1);
-    } finally {
-      await release();
-      said.mockRestore();
-      await proxy.close();
-    }
-    expect(await withDb(holders)).toEqual([]);
+    });
   }, 60_000);
 
   it("a role's idle_session_timeout does not end the idle lock connection", async () => {
@@ -268,28 +275,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
   }, 60_000);
 
   it("a release while the held connection has gone silent returns within about a second: its goodbye is not waited for", async () => {
-    const proxy = await silentProxy(url);
-    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
     // No check comes during the test: the release finds the connection silent, not a retake.
-    const release = await lockPostgres(proxy.url, undefined, { onTaken: vi.fn(), checkEveryMs: 60_000 });
-    try {
+    await withProxiedLock({ checkEveryMs: 60_000 }, async ({ proxy, release }) => {
       proxy.silenceOpen();
       const started = Date.now();
       await release();
       expect(Date.now() - started).toBeLessThan(2_500);
-    } finally {
-      said.mockRestore();
-      await proxy.close();
-    }
-    expect(await until(async () => (await withDb(holders)).length === 0)).toBe(true);
+    });
   }, 60_000);
 
   it("a release while the lock's new connection is still connecting returns within the answer time, leaves no lock and does not stop the process", async () => {
-    const proxy = await silentProxy(url);
-    const onTaken = vi.fn();
-    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const release = await lockPostgres(proxy.url, undefined, { onTaken, checkEveryMs: 200, answerWithinMs: 2_000 });
-    try {
+    // The old session, never told of the release through the silent proxy, goes once the proxy closes its socket.
+    await withProxiedLock({ checkEveryMs: 200, answerWithinMs: 2_000 }, async ({ proxy, said, onTaken, release }) => {
       // The lock's connection goes silent and the new one's connect hangs.
       proxy.holdNew(true);
       proxy.silenceOpen();
@@ -301,12 +298,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the Postgres lock when its conn
       expect(Date.now() - started).toBeLessThan(2_000 + 1_000);
       expect(await saying(said, "held again")()).toBe(false);
       expect(onTaken).not.toHaveBeenCalled();
-    } finally {
-      said.mockRestore();
-      await proxy.close();
-    }
-    // The old session, never told of the release through the silent proxy, goes once its socket is destroyed.
-    expect(await until(async () => (await withDb(holders)).length === 0)).toBe(true);
+    });
   }, 60_000);
 
   // A backend stopped with SIGSTOP keeps its socket open and answers nothing: a connection cut off
