@@ -291,11 +291,13 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
   const within = opts.answerWithinMs ?? ANSWER_WITHIN_MS;
   // Every session of this lock carries one name, new to this call: no session holds it yet.
   const sessionName = newSessionName();
+  // A wait in line must end before the connection's own query timeout would cut it.
+  const session: LockSession = { name: sessionName, connectionString, waitMs: Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2), answerWithinMs: within };
   const first = lockConnection(connectionString, sessionName, within);
   let held: { client: pg.Client; pid: number };
   try {
     await connectAs(first, sessionName);
-    const pid = await tryAdvisoryLock(first, reason, { name: sessionName, connectionString, waitMs: 0, answerWithinMs: within }, null);
+    const pid = await tryAdvisoryLock(first, reason, session, null);
     if (pid === null) throw new Error(`a session named ${sessionName} held the lock before it was asked for`);
     held = { client: first, pid };
   } catch (err) {
@@ -310,8 +312,6 @@ export async function lockPostgres(connectionString: string, reason = EMBEDDED_S
       wake = () => (clearTimeout(timer), resolve());
     });
 
-  // A wait in line must end before the connection's own query timeout would cut it.
-  const session: LockSession = { name: sessionName, connectionString, waitMs: Math.min(opts.ownSessionWaitMs ?? OWN_SESSION_WAIT_MS, within / 2), answerWithinMs: within };
   // The retake's connection, so a release can end a wait in line at once.
   let retakeClient: pg.Client | null = null;
   /** Lock connections that have ended: one that ends before it is watched is still acted on as the retake finishes. */
