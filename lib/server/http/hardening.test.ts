@@ -32,6 +32,21 @@ async function send(path: string, init: RequestInit) {
   return { status: res.status, detail: text ? ((JSON.parse(text) as { detail?: string }).detail ?? null) : null };
 }
 
+const CHUNK = 64 * 1024;
+/** A request body of `total` bytes (endless by default) sent in 64 KiB chunks, counting how much the server pulled. */
+function countingBody(total = Infinity) {
+  let pulled = 0;
+  const chunk = new Uint8Array(CHUNK).fill(32);
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (pulled >= total) return c.close();
+      pulled += chunk.byteLength;
+      c.enqueue(chunk);
+    },
+  });
+  return { body, pulled: () => pulled };
+}
+
 describe("titles change only through rename, regenerate and the middleware", () => {
   it("refuses title / title_source in run input, command.update (object or pairs) with 422", async () => {
     const attempts = [
@@ -134,54 +149,31 @@ describe("limits", () => {
   });
 
   it("reads the body as a stream and stops 1 MiB past the cap, whatever Content-Length says", async () => {
-    let pulled = 0;
-    const chunk = new Uint8Array(64 * 1024).fill(32);
-    const endless = new ReadableStream<Uint8Array>({
-      pull(c) {
-        pulled += chunk.byteLength;
-        c.enqueue(chunk);
-      },
-    });
-    const init = { method: "POST", headers: { "content-type": "application/json", "content-length": "2" }, body: endless, duplex: "half" };
+    const endless = countingBody();
+    const init = { method: "POST", headers: { "content-type": "application/json", "content-length": "2" }, body: endless.body, duplex: "half" };
     const r = await send(`/threads/${t}/runs/stream`, init as RequestInit);
     expect(r.status).toBe(413);
     expect(r.detail).toMatch(/25 MiB/);
     // Read past the cap by READ_PAST_LIMIT at most (so a body a little over it is read to its end), then no more.
-    expect(pulled).toBeGreaterThan(25 * 1024 * 1024 + READ_PAST_LIMIT);
-    expect(pulled).toBeLessThan(25 * 1024 * 1024 + READ_PAST_LIMIT + 4 * chunk.byteLength);
+    expect(endless.pulled()).toBeGreaterThan(25 * 1024 * 1024 + READ_PAST_LIMIT);
+    expect(endless.pulled()).toBeLessThan(25 * 1024 * 1024 + READ_PAST_LIMIT + 4 * CHUNK);
   });
 
   it("reads a body a little past the cap to its end before the 413 (so a client still sending can read the answer)", async () => {
-    let pulled = 0;
-    const chunk = new Uint8Array(64 * 1024).fill(32);
     const total = 1024 * 1024 + 256 * 1024;
-    const slightlyOver = new ReadableStream<Uint8Array>({
-      pull(c) {
-        if (pulled >= total) return c.close();
-        pulled += chunk.byteLength;
-        c.enqueue(chunk);
-      },
-    });
-    const init = { method: "POST", headers: { "content-type": "application/json" }, body: slightlyOver, duplex: "half" };
+    const slightlyOver = countingBody(total);
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: slightlyOver.body, duplex: "half" };
     const r = await send(`/threads/${t}/history`, init as RequestInit);
     expect(r.status).toBe(413);
-    expect(pulled).toBe(total);
+    expect(slightlyOver.pulled()).toBe(total);
   });
 
   it("with a declared Content-Length over the cap: reads the body to its end when it is at most 1 MiB past, refuses at once past that", async () => {
-    const chunk = new Uint8Array(64 * 1024).fill(32);
     const declaring = async (declared: number) => {
-      let pulled = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (pulled >= declared) return c.close();
-          pulled += chunk.byteLength;
-          c.enqueue(chunk);
-        },
-      });
-      const init = { method: "POST", headers: { "content-type": "application/json", "content-length": String(declared) }, body, duplex: "half" };
+      const sent = countingBody(declared);
+      const init = { method: "POST", headers: { "content-type": "application/json", "content-length": String(declared) }, body: sent.body, duplex: "half" };
       const r = await send(`/threads/${t}/history`, init as RequestInit);
-      return { status: r.status, pulled };
+      return { status: r.status, pulled: sent.pulled() };
     };
     const near = await declaring(1024 * 1024 + 256 * 1024);
     expect(near).toEqual({ status: 413, pulled: 1024 * 1024 + 256 * 1024 });
