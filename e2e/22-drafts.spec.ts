@@ -203,7 +203,7 @@ test("a send that failed in a tab still open is taken by another tab opening the
   await expect(chat.retryButton).toHaveCount(0);
   await page.unroute(isRunStream);
   await otherChat.sendButton.click();
-  await otherChat.waitForAnswerToFinish();
+  await otherChat.waitForAnswerNumber(2);
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
     .filter((m) => m.type === "human")
     .map((m) => m.content);
@@ -235,7 +235,7 @@ test("a failed send being retried is left to its tab by another tab opening the 
 
   await held!.continue();
   await page.unroute(isState);
-  await chat.waitForAnswerToFinish();
+  await chat.waitForAnswerNumber(2);
   await expect(chat.error).toHaveCount(0);
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
     .filter((m) => m.type === "human")

@@ -76,6 +76,16 @@ export class ChatPage {
     await expect(this.assistantMessages.last()).toBeVisible();
   }
 
+  /**
+   * Waits for the conversation's `count`th answer to finish. After a Retry (which reads the thread
+   * before it sends) the stop button is hidden until the run starts, so waiting for it alone can
+   * return before the retried answer exists.
+   */
+  async waitForAnswerNumber(count: number) {
+    await expect(this.assistantMessages).toHaveCount(count, { timeout: 15_000 });
+    await this.waitForAnswerToFinish();
+  }
+
   /** Waits until the answer being streamed has at least `words` words, then returns its text. */
   async waitForAnswerWords(words: number): Promise<string> {
     const answer = this.assistantMessages.last();
