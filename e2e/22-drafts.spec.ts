@@ -36,6 +36,20 @@ test("drafts are kept per conversation and for the new-conversation page, across
   await expect(chat.input).toHaveValue("half-written for B");
 });
 
+test("a long draft (a pasted 60,000-character text) is kept whole across switching and reload", async ({ page, chat, sidebar }) => {
+  const id = await chat.startConversation("A conversation for a long paste");
+  await chat.waitForAnswerToFinish();
+  const pasted = Array.from({ length: 1_000 }, (_, i) => `Line ${String(i).padStart(4, "0")} of the pasted report, kept as written.`).join("\n").padEnd(60_000, ".");
+  await chat.input.fill(pasted);
+  await page.getByTestId("new-chat").first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await sidebar.row(id).getByTestId("thread-link").click();
+  await expect.poll(async () => (await chat.input.inputValue()).length).toBe(60_000);
+  await page.reload();
+  await expect.poll(async () => (await chat.input.inputValue()).length).toBe(60_000);
+  expect(await chat.input.inputValue()).toBe(pasted);
+});
+
 // The send's POST /runs/stream: held (never answered, as on a link that stalls) or refused by the network.
 const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
 /** The conversation keys of the sends the page keeps until the server has them (lib/client/unsent.ts). */

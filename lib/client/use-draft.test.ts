@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { holdSentFiles, readDraftFiles, readSentFiles, writeDraftFiles } from "./draft-files";
 import { holdUnsent, takeUnsent } from "./unsent";
-import { carryDraft, forgetConversationDrafts, MAX_DRAFT_CHARS, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
+import { carryDraft, DRAFTS_BUDGET_CHARS, forgetConversationDrafts, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -21,15 +21,41 @@ describe("drafts", () => {
     expect(readDraft(s, "new")).toBe("for a new chat");
   });
 
-  it("is bounded: the oldest drafts go first and each draft is capped", () => {
+  it("is bounded by count: the oldest drafts go first", () => {
     const s = memoryStorage();
     for (let i = 0; i < MAX_DRAFTS + 5; i++) writeDraft(s, `t${i}`, `draft ${i}`, 1000 + i);
     expect(readDraft(s, "t0")).toBe("");
     expect(readDraft(s, "t4")).toBe("");
     expect(readDraft(s, "t5")).toBe("draft 5");
     expect(readDraft(s, `t${MAX_DRAFTS + 4}`)).toBe(`draft ${MAX_DRAFTS + 4}`);
-    writeDraft(s, "big", "x".repeat(MAX_DRAFT_CHARS * 3), 5000);
-    expect(readDraft(s, "big")).toHaveLength(MAX_DRAFT_CHARS);
+    // The draft written now is kept even when 50 others carry a later time (another tab's clock).
+    writeDraft(s, "late", "written last", 10);
+    expect(readDraft(s, "late")).toBe("written last");
+  });
+
+  it("never cuts a draft: a long one is kept whole, and older drafts make room for it", () => {
+    const s = memoryStorage();
+    const third = Math.floor(DRAFTS_BUDGET_CHARS / 3);
+    writeDraft(s, "old", "o".repeat(third), 1000);
+    writeDraft(s, "older-but-small", "small", 999);
+    writeDraft(s, "middle", "m".repeat(third), 2000);
+    writeDraft(s, "long", "l".repeat(third + 10), 3000);
+    // Over the budget in all: the oldest go first, in order (a small older one too).
+    expect(readDraft(s, "long")).toHaveLength(third + 10);
+    expect(readDraft(s, "middle")).toHaveLength(third);
+    expect(readDraft(s, "old")).toBe("");
+    expect(readDraft(s, "older-but-small")).toBe("");
+    // One draft past the whole budget is still kept whole; it is the only one then.
+    const huge = "h".repeat(DRAFTS_BUDGET_CHARS + 1);
+    writeDraft(s, "huge", huge, 4000);
+    expect(readDraft(s, "huge")).toBe(huge);
+    expect(readDraft(s, "long")).toBe("");
+    // Editing it keeps it whole; a short draft written after it takes the room it needs.
+    writeDraft(s, "huge", `${huge}!`, 5000);
+    expect(readDraft(s, "huge")).toHaveLength(DRAFTS_BUDGET_CHARS + 2);
+    writeDraft(s, "next", "a new idea", 6000);
+    expect(readDraft(s, "next")).toBe("a new idea");
+    expect(readDraft(s, "huge")).toBe("");
   });
 
   it("survives corrupt storage", () => {
@@ -58,13 +84,13 @@ describe("a draft carried from the new-conversation page to the conversation its
     expect(readDraft(s, "new")).toBe("another tab's idea");
   });
 
-  it("lets go of the new page's copy also when it was stored cut at the cap", () => {
+  it("carries a long draft whole (60,000 characters) and lets go of the new page's copy", () => {
     const s = memoryStorage();
-    const long = "y".repeat(MAX_DRAFT_CHARS + 10);
+    const long = "y".repeat(60_000);
     writeDraft(s, "new", long);
-    carryDraft(s, "new", "t1", long);
+    expect(carryDraft(s, "new", "t1", long)).toBe(long);
     expect(readDraft(s, "new")).toBe("");
-    expect(readDraft(s, "t1")).toHaveLength(MAX_DRAFT_CHARS);
+    expect(readDraft(s, "t1")).toBe(long);
   });
 
   it("goes after a draft the conversation already had, never over it", () => {

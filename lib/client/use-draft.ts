@@ -11,9 +11,13 @@ import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeU
 /** Drafts live in localStorage under one key, per conversation ("new" for the new-chat page). */
 const STORE_KEY = "threadline:drafts";
 export const NEW_CONVERSATION_DRAFT = "new";
-/** Bounds, so a forgotten pile of drafts never fills the origin's storage. */
+/**
+ * Bounds, so a forgotten pile of drafts never fills the origin's storage (about 5 MB, shared with
+ * unsent sends): the most recent drafts, within a total size. A draft is never cut: the one being
+ * written is kept whole whatever its length, and older ones make room for it.
+ */
 export const MAX_DRAFTS = 50;
-export const MAX_DRAFT_CHARS = 20_000;
+export const DRAFTS_BUDGET_CHARS = 1_000_000;
 
 type Draft = { text: string; at: number };
 type DraftStorage = RecordStorage;
@@ -28,12 +32,25 @@ export function readDraft(storage: DraftStorage, key: string): string {
   return load(storage)[key]?.text ?? "";
 }
 
-/** Saves (or, for blank text, removes) one draft; keeps only the MAX_DRAFTS most recent. */
+/**
+ * Saves (or, for blank text, removes) one draft, whole. Older drafts are let go, the oldest first,
+ * past MAX_DRAFTS or DRAFTS_BUDGET_CHARS in all; this one is always kept.
+ */
 export function writeDraft(storage: DraftStorage, key: string, text: string, now = Date.now()): void {
   const drafts = load(storage);
-  if (text.trim()) drafts[key] = { text: text.slice(0, MAX_DRAFT_CHARS), at: now };
-  else delete drafts[key];
-  saveRecords(storage, STORE_KEY, drafts, MAX_DRAFTS);
+  delete drafts[key];
+  let room = DRAFTS_BUDGET_CHARS;
+  const kept: Record<string, Draft> = {};
+  if (text.trim()) {
+    kept[key] = { text, at: now };
+    room -= text.length;
+  }
+  for (const [k, d] of Object.entries(drafts).sort((a, b) => b[1].at - a[1].at)) {
+    if (d.text.length > room || Object.keys(kept).length >= MAX_DRAFTS) break;
+    kept[k] = d;
+    room -= d.text.length;
+  }
+  saveRecords(storage, STORE_KEY, kept, MAX_DRAFTS);
 }
 
 /**
@@ -57,8 +74,7 @@ export async function forgetConversationDrafts(storage: DraftStorage | null, thr
 export function carryDraft(storage: DraftStorage, from: string, to: string, shown: string): string {
   const text = joinUnsentAndDraft(readDraft(storage, to), shown);
   writeDraft(storage, to, text);
-  // Compared as it was stored: a draft is kept cut at MAX_DRAFT_CHARS.
-  if (readDraft(storage, from) === shown.slice(0, MAX_DRAFT_CHARS)) writeDraft(storage, from, "");
+  if (readDraft(storage, from) === shown) writeDraft(storage, from, "");
   return text;
 }
 
