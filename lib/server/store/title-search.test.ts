@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test-harness";
+import { sidebarQuery } from "./thread-query";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -44,6 +45,36 @@ describe("$title_search: symbols, emoji and scripts", () => {
     expect(await find("generics,")).toEqual([csharp]); // prose punctuation around a word is not part of it
     expect(await find("c++ tips")).toEqual([cpp]);
     expect(await find("c#/f#")).toEqual([both]);
+  });
+
+  it("matches each word from a word's start only, never mid-word, in both of the store's plans", async () => {
+    h = createHarness();
+    const lisbon = await titled("Lisbon trip");
+    const grapefruit = await titled("Grapefruit salad");
+    const cpp = await titled("C++ tips");
+    const japanese = await titled("日本語の勉強");
+    const cases: [string, string[]][] = [
+      ["lis", [lisbon]],
+      ["isbon", []],
+      ["bon", []],
+      ["trip lis", [lisbon]],
+      ["rip", []],
+      ["grape", [grapefruit]],
+      ["fruit", []],
+      ["ips", []],
+      ["c+", [cpp]],
+      ["+", []],
+      ["日本", [japanese]],
+      ["勉強", []],
+    ];
+    const asOf = new Date(Date.now() + 60_000).toISOString();
+    for (const [text, ids] of cases) {
+      expect(await find(text), text).toEqual(sorted(...ids));
+      for (const plan of ["narrow", "broad"] as const) {
+        const rows = await h.api.q.searchThreads(sidebarQuery(asOf, { titleSearch: text }), plan);
+        expect(rows.map((r) => r.thread_id).sort(), `${text} (${plan})`).toEqual(sorted(...ids));
+      }
+    }
   });
 
   it("still finds a thread by a former title", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIMessageChunk, HumanMessage } from "@langchain/core/messages";
 import { jsonPath } from "./search-sql";
-import { ftsQuery, titleTerms } from "./search-terms";
+import { ftsQuery, titleTerms, tsQuery } from "./search-terms";
 import { toJsonValue } from "./serde";
 import { encodeEvent, parseLastEventId } from "../http/sse";
 import { pathSegments } from "../http/router";
@@ -30,6 +30,21 @@ describe("title search query", () => {
     expect(ftsQuery('x"y')).toBe('"x""y"*');
     expect(ftsQuery("  !!! ")).toBeNull();
     expect(ftsQuery("请帮我")).toBe('"请帮我"*');
+  });
+
+  it("builds the Postgres tsquery with the same words: each a quoted prefix lexeme, ANDed, no syntax live", () => {
+    expect(tsQuery("Lisbon trip")).toBe("'lisbon':* & 'trip':*");
+    expect(tsQuery("Café ÜBER")).toBe("'cafe':* & 'uber':*");
+    // Operators are words like any other (quoted), or prose punctuation trimmed away (`&`, `!`).
+    expect(tsQuery("a | b & !c <-> d")).toBe("'a':* & '|':* & 'b':* & 'c':* & '<->':* & 'd':*");
+    expect(tsQuery("it's C++")).toBe("'it''s':* & 'c++':*");
+    expect(tsQuery("back\\slash")).toBe("'back\\\\slash':*");
+    expect(tsQuery("  !!! ")).toBeNull();
+    expect(tsQuery("请帮我")).toBe("'请帮我':*");
+    // The same words as the FTS5 query, word for word.
+    for (const text of ["Lisbon trip", 'a "b" OR c* NEAR(d)', "Porting C#/F# code (C++),", "日本語の勉強"]) {
+      expect(tsQuery(text)!.split(" & ").length).toBe(ftsQuery(text)!.split(" ").length);
+    }
   });
 
   it("indexes each word as written, its pieces between punctuation and its letter runs", () => {
