@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openRenameJournal, type RenameJournal } from "../store/rename-journal";
-import { PendingRenames } from "./pending-renames";
+import { PendingRenames, SLOW_AFTER_MS, SLOW_RETRY_MS } from "./pending-renames";
 import type { UpstreamFetch } from "./upstream";
 
 // The upstream here is a scripted LangGraph server (state writes answered 409 while "busy"), so
@@ -96,6 +96,45 @@ describe("pending renames", () => {
     expect(await renames.settled("t2")).toBe(true);
     expect(up.writes).toEqual(["Left behind"]);
     expect(journal.all()).toEqual([]);
+  });
+
+  it("is never given up while the server lives: past 30 minutes busy it is tried every 30 s, still shown and kept, and written once the thread is free", async () => {
+    vi.useFakeTimers();
+    try {
+      journal = openTestJournal();
+      const up = scriptedUpstream();
+      let requests = 0;
+      const counted: UpstreamFetch = (p, init, who) => (requests++, up.upstream(p, init, who));
+      const renames = new PendingRenames(counted, journal);
+      const silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      expect(await (await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null)).json()).toMatchObject({ pending: true });
+      let settled: boolean | null = null;
+      void renames.settled("t1").then((ok) => (settled = ok));
+
+      await vi.advanceTimersByTimeAsync(SLOW_AFTER_MS - 60_000);
+      const beforeSlow = requests;
+      expect(beforeSlow).toBeGreaterThan(1000); // while young: tried as soon as each look finds no run
+      await vi.advanceTimersByTimeAsync(2 * 60_000);
+      const slowFrom = requests;
+      await vi.advanceTimersByTimeAsync(20 * 60_000);
+      // Every 30 s then: a look at the runs and a write, each time.
+      const perTry = 2;
+      expect(requests - slowFrom).toBeGreaterThanOrEqual(((20 * 60_000) / SLOW_RETRY_MS - 1) * perTry);
+      expect(requests - slowFrom).toBeLessThanOrEqual(((20 * 60_000) / SLOW_RETRY_MS + 1) * perTry);
+      expect(settled).toBeNull();
+      expect(renames.pendingFor("t1")).toEqual({ title: "Mine", title_source: { kind: "user" } });
+      expect(journal.all().map((e) => e.title)).toEqual(["Mine"]);
+      expect(silenced.mock.calls.filter(([m]) => String(m).includes("still waiting"))).toHaveLength(1);
+
+      up.idle();
+      await vi.advanceTimersByTimeAsync(SLOW_RETRY_MS + 1000);
+      expect(settled).toBe(true);
+      expect(up.writes).toEqual(["Mine"]);
+      expect(journal.all()).toEqual([]);
+      silenced.mockRestore();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a waiting rename shows in list rows whichever way they carry the title: `extracted` or `values`", async () => {

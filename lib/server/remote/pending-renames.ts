@@ -29,7 +29,9 @@ export function renameOf(body: unknown): { ok: true; values: RenameValues } | { 
   return { ok: true, values: { title: checked.title, title_source: { kind: "user" } } };
 }
 
-const SETTLE_DEADLINE_MS = 30 * 60_000;
+/** After this long waiting, a rename is tried every SLOW_RETRY_MS only (a run that long, or that server away). */
+export const SLOW_AFTER_MS = 30 * 60_000;
+export const SLOW_RETRY_MS = 30_000;
 const ACTIVE = new Set(["pending", "running"]);
 
 /** The same caller (local mode has none: one implicit user). */
@@ -130,7 +132,7 @@ export class PendingRenames {
     else patch(body);
   }
 
-  /** Resolves when the thread's pending rename is written (true) or given up (false); tests await it. */
+  /** Resolves when the thread's pending rename is written (true) or refused upstream (false); tests await it. */
   settled(threadId: string): Promise<boolean> {
     return this.waiting.get(threadId)?.done ?? Promise.resolve(true);
   }
@@ -143,9 +145,22 @@ export class PendingRenames {
     );
   }
 
+  /**
+   * Never gives a rename up while this process lives: it waits, shown by reads (overlay) and kept in
+   * the journal, until it is written or refused. Past SLOW_AFTER_MS it is tried every SLOW_RETRY_MS,
+   * so a thread whose run never ends costs a request or two a minute, not five a second.
+   */
   private async settle(threadId: string): Promise<boolean> {
-    const deadline = Date.now() + SETTLE_DEADLINE_MS;
-    while (Date.now() < deadline) {
+    const slowFrom = Date.now() + SLOW_AFTER_MS;
+    let saidSlow = false;
+    /** Before the next try: `ms`, or SLOW_RETRY_MS once the rename has waited SLOW_AFTER_MS. */
+    const pause = (ms: number) => {
+      const slow = Date.now() >= slowFrom;
+      if (slow && !saidSlow) console.error(`[remote] pending rename of ${threadId} still waiting after ${SLOW_AFTER_MS} ms; trying every ${SLOW_RETRY_MS} ms`);
+      saidSlow ||= slow;
+      return new Promise((r) => setTimeout(r, slow ? SLOW_RETRY_MS : ms));
+    };
+    for (;;) {
       const entry = this.waiting.get(threadId)!;
       // A newer rename can replace this one while the write is on its way: write that one too.
       const { values, who } = entry;
@@ -161,7 +176,7 @@ export class PendingRenames {
         if (res.status >= 500 || res.status === 429) {
           // The server or a proxy before it is having a bad moment: that is no answer to the rename.
           console.error(`[remote] pending rename of ${threadId}: upstream answered ${res.status}, retrying`);
-          await new Promise((r) => setTimeout(r, 1000));
+          await pause(1000);
           continue;
         }
         if (res.status !== 409) {
@@ -169,14 +184,13 @@ export class PendingRenames {
           this.journal?.remove(threadId, values.title);
           return false;
         }
+        // Still busy: joinActiveRuns waited for the runs it saw (or 200 ms when it saw none).
+        await pause(0);
       } catch (err) {
         console.error(`[remote] pending rename of ${threadId}: retrying after`, err);
-        await new Promise((r) => setTimeout(r, 1000));
+        await pause(1000);
       }
     }
-    // Left in the journal: the next start tries again.
-    console.error(`[remote] pending rename of ${threadId} gave up after ${SETTLE_DEADLINE_MS} ms`);
-    return false;
   }
 
   /** Waits for every pending or running run of the thread (the standard `runs.join`). */
