@@ -23,6 +23,8 @@ import { readJsonBody, DEFAULT_BODY_LIMIT } from "@/lib/server/http/body";
 import { threadSearchSchema } from "@/lib/server/http/schemas";
 import { threadSearchQuery } from "@/lib/server/store/thread-query";
 import type { AgentGraph } from "@/lib/server/graph";
+import { FIRST_PAGE, fetchThreadPage, LEAN_SELECT } from "@/lib/client/thread-pages";
+import { LEAN_EXTRACT } from "@/lib/client/standard-search";
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
 const threads = arg("threads", 50);
@@ -47,10 +49,10 @@ await Promise.all(
   }),
 );
 
-// The web app's request (lib/client/thread-pages.ts), as bench/workloads/scale.mjs sends it.
+// The web app's request (lib/client/thread-pages.ts) as the SDK puts it on the wire.
 const pageBody = (asOf: boolean) => ({
-  select: ["thread_id", "created_at", "activity_at", "status", "metadata"],
-  extract: { title: "values.title", title_source: "values.title_source" },
+  select: [...LEAN_SELECT],
+  extract: LEAN_EXTRACT,
   sort_by: "activity_at",
   sort_order: "desc",
   limit: 50,
@@ -84,7 +86,7 @@ const p50 = async (f: () => Promise<unknown>) => {
 };
 
 // The same API behind a bare node:http server (no Next), timed as the bench times `next start`:
-// `fetch` + `json()` for /info and the SDK's threads.search for the page, taking turns.
+// `fetch` + `json()` for /info and the web app's own page request for the page, taking turns.
 const server = http.createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -102,15 +104,7 @@ const overHttpPair = async () => {
   await (await fetch(`${bareUrl}/info`)).json();
   const infoMs = performance.now() - t;
   t = performance.now();
-  await overHttp.threads.search({
-    select: ["thread_id", "created_at", "activity_at", "status", "metadata"],
-    extract: { title: "values.title", title_source: "values.title_source" },
-    sortBy: "activity_at" as "updated_at",
-    sortOrder: "desc",
-    limit: 50,
-    offset: 0,
-    metadata: { $as_of: new Date().toISOString() },
-  } as Parameters<Client["threads"]["search"]>[0]);
+  await fetchThreadPage(overHttp, FIRST_PAGE, "");
   return [infoMs, performance.now() - t];
 };
 
@@ -123,7 +117,7 @@ for (let r = 1; r <= rounds; r++) {
   console.log(`| ${r} | ${ms.map((m) => `${m.toFixed(3)} ms`).join(" | ")} | ${(ms[1] - ms[0]).toFixed(3)} ms |`);
 }
 
-console.log(`\nThe same API behind a bare node:http server (no Next), the bench's client; p50 of ${samples} pairs after 200 untimed`);
+console.log(`\nThe same API behind a bare node:http server (no Next), the web app's own page request; p50 of ${samples} pairs after 200 untimed`);
 console.log("| round | GET /info | first page | page − /info | page ÷ /info |");
 console.log("|---|---|---|---|---|");
 for (let r = 1; r <= rounds; r++) {
