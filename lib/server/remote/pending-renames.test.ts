@@ -10,6 +10,7 @@ import type { UpstreamFetch } from "./upstream";
 // the interleavings that a real server makes rare can be forced. The real one: forward-langgraph-dev.test.ts.
 let dir: string;
 let journal: RenameJournal;
+let silenced: ReturnType<typeof vi.spyOn> | undefined;
 afterEach(() => {
   journal?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -26,10 +27,17 @@ function scriptedUpstream() {
   let busy = true;
   let holdNext: ((release: () => void) => void) | null = null;
   const failures: number[] = [];
+  let gone = false;
+  let goneAfterBusy = false;
   const upstream: UpstreamFetch = async (p, init) => {
+    // A deleted thread: every route of it answers 404, its runs list included.
+    if (gone) return new Response('{"detail":"Thread not found"}', { status: 404 });
     if (p.endsWith("/state") && init.method === "POST") {
       const title = (JSON.parse(String(init.body)) as { values: { title: string } }).values.title;
-      if (busy) return new Response('{"detail":"Thread is busy"}', { status: 409 });
+      if (busy) {
+        if (goneAfterBusy) gone = true; // deleted while the run went on: the next request finds it gone
+        return new Response('{"detail":"Thread is busy"}', { status: 409 });
+      }
       const failure = failures.shift();
       if (failure) return new Response("<html>Bad gateway</html>", { status: failure });
       if (holdNext) {
@@ -49,6 +57,8 @@ function scriptedUpstream() {
     idle: () => (busy = false),
     holdNextWrite: (fn: (release: () => void) => void) => (holdNext = fn),
     failNextWrites: (...statuses: number[]) => failures.push(...statuses),
+    /** The thread is deleted right after the next "busy" answer to a write. */
+    deleteAfterNextBusyWrite: () => (goneAfterBusy = true),
   };
 }
 
@@ -106,7 +116,7 @@ describe("pending renames", () => {
       let requests = 0;
       const counted: UpstreamFetch = (p, init, who) => (requests++, up.upstream(p, init, who));
       const renames = new PendingRenames(counted, journal);
-      const silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
       expect(await (await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null)).json()).toMatchObject({ pending: true });
       let settled: boolean | null = null;
       void renames.settled("t1").then((ok) => (settled = ok));
@@ -131,9 +141,51 @@ describe("pending renames", () => {
       expect(settled).toBe(true);
       expect(up.writes).toEqual(["Mine"]);
       expect(journal.all()).toEqual([]);
-      silenced.mockRestore();
     } finally {
+      silenced?.mockRestore();
       vi.useRealTimers();
+    }
+  });
+
+  it("a newer rename made after 30 minutes of waiting is tried at once, not after the slow pause", async () => {
+    vi.useFakeTimers();
+    try {
+      journal = openTestJournal();
+      const up = scriptedUpstream();
+      const renames = new PendingRenames(up.upstream, journal);
+      silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      await renames.rename("t1", { title: "First", title_source: { kind: "user" } }, null);
+      await vi.advanceTimersByTimeAsync(SLOW_AFTER_MS + 1000);
+      // Mid-pause: the thread is free now, and the user renames it again.
+      await vi.advanceTimersByTimeAsync(SLOW_RETRY_MS / 3);
+      up.idle();
+      await renames.rename("t1", { title: "Second", title_source: { kind: "user" } }, null);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(up.writes).toEqual(["Second"]);
+      expect(await renames.settled("t1")).toBe(true);
+      expect(journal.all()).toEqual([]);
+    } finally {
+      silenced?.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
+  it("a thread deleted while its rename waits: the runs list's 404 does not hold it back, the write's 404 drops it", async () => {
+    journal = openTestJournal();
+    const up = scriptedUpstream();
+    const renames = new PendingRenames(up.upstream, journal);
+    silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
+      // The waiting loop's next write is answered busy, and then the thread is gone: the loop's
+      // next step is a runs list that answers 404.
+      up.deleteAfterNextBusyWrite();
+      expect(await renames.settled("t1")).toBe(false);
+      expect(renames.pendingFor("t1")).toBeNull();
+      expect(journal.all()).toEqual([]);
+      expect(renames.resume()).toBe(0);
+    } finally {
+      silenced?.mockRestore();
     }
   });
 

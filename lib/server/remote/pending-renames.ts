@@ -37,8 +37,19 @@ const ACTIVE = new Set(["pending", "running"]);
 /** The same caller (local mode has none: one implicit user). */
 const sameCaller = (a: ThreadlineUser | null, b: ThreadlineUser | null) => (a?.identity ?? null) === (b?.identity ?? null);
 
+/** One thread's waiting rename: the newest words, since when they wait, and how to cut a pause short. */
+type Waiting = { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean>; since: number; wake: (() => void) | null };
+
+/** A timer that does not keep the process alive (a rename that waits is not a reason to stay up). */
+const pauseFor = (ms: number, onWake?: (wake: () => void) => void) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    onWake?.(() => (clearTimeout(timer), resolve()));
+  });
+
 export class PendingRenames {
-  private readonly waiting = new Map<string, { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean> }>();
+  private readonly waiting = new Map<string, Waiting>();
 
   constructor(
     private readonly upstream: UpstreamFetch,
@@ -78,15 +89,18 @@ export class PendingRenames {
     return pendingAnswer(values);
   }
 
-  private replace(threadId: string, entry: { values: RenameValues; who: ThreadlineUser | null }, values: RenameValues, who: ThreadlineUser | null): Response {
+  private replace(threadId: string, entry: Waiting, values: RenameValues, who: ThreadlineUser | null): Response {
     this.journal?.put({ threadId, title: values.title, who });
     entry.values = values;
     entry.who = who;
+    // New words wait afresh: tried at once, and at the young pace again.
+    entry.since = Date.now();
+    entry.wake?.();
     return pendingAnswer(values);
   }
 
   private track(threadId: string, values: RenameValues, who: ThreadlineUser | null) {
-    const entry = { values, who, done: Promise.resolve(false) };
+    const entry: Waiting = { values, who, done: Promise.resolve(false), since: Date.now(), wake: null };
     this.waiting.set(threadId, entry);
     entry.done = this.settle(threadId).finally(() => this.waiting.delete(threadId));
   }
@@ -147,18 +161,18 @@ export class PendingRenames {
 
   /**
    * Never gives a rename up while this process lives: it waits, shown by reads (overlay) and kept in
-   * the journal, until it is written or refused. Past SLOW_AFTER_MS it is tried every SLOW_RETRY_MS,
-   * so a thread whose run never ends costs a request or two a minute, not five a second.
+   * the journal, until it is written or refused. Once the same words have waited SLOW_AFTER_MS it
+   * is tried every SLOW_RETRY_MS only: two requests every 30 s rather than several a second when
+   * the thread stays busy with no run to join (or the server stays away). New words start afresh.
    */
   private async settle(threadId: string): Promise<boolean> {
-    const slowFrom = Date.now() + SLOW_AFTER_MS;
     let saidSlow = false;
-    /** Before the next try: `ms`, or SLOW_RETRY_MS once the rename has waited SLOW_AFTER_MS. */
-    const pause = (ms: number) => {
-      const slow = Date.now() >= slowFrom;
+    /** Before the next try: `ms`, or SLOW_RETRY_MS once these words have waited SLOW_AFTER_MS; a replace cuts it short. */
+    const pause = (entry: Waiting, ms: number) => {
+      const slow = Date.now() - entry.since >= SLOW_AFTER_MS;
       if (slow && !saidSlow) console.error(`[remote] pending rename of ${threadId} still waiting after ${SLOW_AFTER_MS} ms; trying every ${SLOW_RETRY_MS} ms`);
-      saidSlow ||= slow;
-      return new Promise((r) => setTimeout(r, slow ? SLOW_RETRY_MS : ms));
+      saidSlow = slow;
+      return pauseFor(slow ? SLOW_RETRY_MS : ms, (wake) => (entry.wake = wake)).finally(() => (entry.wake = null));
     };
     for (;;) {
       const entry = this.waiting.get(threadId)!;
@@ -176,7 +190,7 @@ export class PendingRenames {
         if (res.status >= 500 || res.status === 429) {
           // The server or a proxy before it is having a bad moment: that is no answer to the rename.
           console.error(`[remote] pending rename of ${threadId}: upstream answered ${res.status}, retrying`);
-          await pause(1000);
+          await pause(entry, 1000);
           continue;
         }
         if (res.status !== 409) {
@@ -185,27 +199,40 @@ export class PendingRenames {
           return false;
         }
         // Still busy: joinActiveRuns waited for the runs it saw (or 200 ms when it saw none).
-        await pause(0);
+        await pause(entry, 0);
       } catch (err) {
         console.error(`[remote] pending rename of ${threadId}: retrying after`, err);
-        await pause(1000);
+        await pause(entry, 1000);
       }
     }
   }
 
-  /** Waits for every pending or running run of the thread (the standard `runs.join`). */
+  /**
+   * Waits for every pending or running run of the thread (the standard `runs.join`). A list the
+   * server refuses outright (the thread deleted: 404; no longer the caller's: 403) is no reason to
+   * wait: the write goes next, and its own refusal drops the rename.
+   */
   private async joinActiveRuns(threadId: string, who: ThreadlineUser | null): Promise<void> {
     const tid = encodeURIComponent(threadId);
     const list = await this.upstream(`/threads/${tid}/runs?limit=20`, { method: "GET" }, who);
-    if (!list.ok) throw new Error(`listing runs answered ${list.status}`);
+    if (!list.ok) {
+      await list.body?.cancel();
+      if (refusedOutright(list.status)) return;
+      throw new Error(`listing runs answered ${list.status}`);
+    }
     const runs = (await list.json()) as { run_id: string; status: string }[];
+    let waited = false;
     for (const run of runs.filter((r) => ACTIVE.has(r.status))) {
       const joined = await this.upstream(`/threads/${tid}/runs/${encodeURIComponent(run.run_id)}/join`, { method: "GET" }, who);
       await joined.body?.cancel();
+      waited ||= joined.ok;
     }
-    // A run that had not been listed yet (pending) shows up on the next turn of the loop.
-    if (!runs.some((r) => ACTIVE.has(r.status))) await new Promise((r) => setTimeout(r, 200));
+    // No run joined (none listed yet, or a join answered at once with an error): a pause, not a spin.
+    if (!waited) await pauseFor(200);
   }
 }
+
+/** A 4xx that is an answer (the thread gone, not the caller's, the body refused), not "busy" (409) or "slow down" (429). */
+const refusedOutright = (status: number) => status >= 400 && status < 500 && status !== 409 && status !== 429;
 
 const pendingAnswer = (values: RenameValues) => Response.json({ ...values, pending: true }, { headers: { "Cache-Control": "no-store" } });
