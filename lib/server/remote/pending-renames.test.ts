@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { openRenameJournal, type RenameJournal } from "../store/rename-journal";
 import { PendingRenames, SLOW_AFTER_MS, SLOW_RETRY_MS } from "./pending-renames";
 import type { UpstreamFetch } from "./upstream";
@@ -10,7 +10,7 @@ import type { UpstreamFetch } from "./upstream";
 // the interleavings that a real server makes rare can be forced. The real one: forward-langgraph-dev.test.ts.
 let dir: string;
 let journal: RenameJournal;
-let silenced: ReturnType<typeof vi.spyOn> | undefined;
+let silenced: MockInstance<typeof console.error> | undefined;
 afterEach(() => {
   journal?.close();
   fs.rmSync(dir, { recursive: true, force: true });
