@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { holdSentFiles, readDraftFiles, readSentFiles, writeDraftFiles } from "./draft-files";
 import { holdUnsent, takeUnsent } from "./unsent";
-import { carryDraft, DRAFTS_BUDGET_CHARS, forgetConversationDrafts, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
+import { carryDraft, DRAFT_KEPT_WHOLE_MS, DRAFTS_BUDGET_CHARS, forgetConversationDrafts, MAX_DRAFTS, readDraft, writeDraft } from "./use-draft";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -33,29 +33,69 @@ describe("drafts", () => {
     expect(readDraft(s, "late")).toBe("written last");
   });
 
-  it("never cuts a draft: a long one is kept whole, and older drafts make room for it", () => {
+  it("never cuts a draft: a long one is kept whole, and drafts untouched for a day make room for it, the oldest first", () => {
     const s = memoryStorage();
     const third = Math.floor(DRAFTS_BUDGET_CHARS / 3);
-    writeDraft(s, "old", "o".repeat(third), 1000);
-    writeDraft(s, "older-but-small", "small", 999);
-    writeDraft(s, "middle", "m".repeat(third), 2000);
-    writeDraft(s, "long", "l".repeat(third + 10), 3000);
+    const dayAgo = 10 * DRAFT_KEPT_WHOLE_MS;
+    writeDraft(s, "older-but-small", "small", dayAgo - 2000);
+    writeDraft(s, "old", "o".repeat(third), dayAgo - 1000);
+    writeDraft(s, "middle", "m".repeat(third), dayAgo);
+    const now = dayAgo + DRAFT_KEPT_WHOLE_MS;
+    writeDraft(s, "long", "l".repeat(third + 10), now);
     // Over the budget in all: the oldest go first, in order (a small older one too).
     expect(readDraft(s, "long")).toHaveLength(third + 10);
     expect(readDraft(s, "middle")).toHaveLength(third);
     expect(readDraft(s, "old")).toBe("");
     expect(readDraft(s, "older-but-small")).toBe("");
-    // One draft past the whole budget is still kept whole; it is the only one then.
+  });
+
+  it("never lets a draft of the last day go for its size, and a removal lets nothing go", () => {
+    const s = memoryStorage();
     const huge = "h".repeat(DRAFTS_BUDGET_CHARS + 1);
-    writeDraft(s, "huge", huge, 4000);
+    // carryDraft writes at Date.now(): this test's times are near it.
+    const t = Date.now() - 60_000;
+    writeDraft(s, "huge", huge, t);
     expect(readDraft(s, "huge")).toBe(huge);
-    expect(readDraft(s, "long")).toBe("");
-    // Editing it keeps it whole; a short draft written after it takes the room it needs.
-    writeDraft(s, "huge", `${huge}!`, 5000);
-    expect(readDraft(s, "huge")).toHaveLength(DRAFTS_BUDGET_CHARS + 2);
-    writeDraft(s, "next", "a new idea", 6000);
+    // Typing elsewhere, or sending there (a blank write), within the day: the huge one stays whole.
+    writeDraft(s, "next", "a new idea", t + 1000);
+    writeDraft(s, "sent", "about to be sent", t + 2000);
+    writeDraft(s, "sent", "", t + 3000);
+    expect(readDraft(s, "huge")).toBe(huge);
     expect(readDraft(s, "next")).toBe("a new idea");
+    expect(readDraft(s, "sent")).toBe("");
+    // Carried past the budget from the new-conversation page: kept whole where it went.
+    writeDraft(s, "new", huge, t + 4000);
+    expect(carryDraft(s, "new", "t1", huge)).toBe(huge);
+    expect(readDraft(s, "t1")).toBe(huge);
+    expect(readDraft(s, "new")).toBe("");
+    // A day later, a new draft elsewhere: the untouched ones past the budget go, and every older
+    // one with them (oldest first: a newer draft is never let go while an older one stays).
+    writeDraft(s, "later", "next day", Date.now() + DRAFT_KEPT_WHOLE_MS);
+    expect(readDraft(s, "later")).toBe("next day");
+    expect(readDraft(s, "t1")).toBe("");
     expect(readDraft(s, "huge")).toBe("");
+    expect(readDraft(s, "next")).toBe("");
+  });
+
+  it("when the storage refuses the save, older drafts go, oldest first, until the one being written is kept", () => {
+    const m = new Map<string, string>();
+    const QUOTA = 3000;
+    const s = {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        if (v.length > QUOTA) throw new DOMException("quota", "QuotaExceededError");
+        m.set(k, v);
+      },
+    };
+    writeDraft(s, "a", "a".repeat(1000), 1000);
+    writeDraft(s, "b", "b".repeat(1000), 2000);
+    writeDraft(s, "c", "c".repeat(1500), 3000);
+    expect(readDraft(s, "c")).toHaveLength(1500);
+    expect(readDraft(s, "b")).toHaveLength(1000);
+    expect(readDraft(s, "a")).toBe("");
+    // Past the quota alone: nothing is saved, and the copy before it stays.
+    writeDraft(s, "c", "c".repeat(QUOTA + 1), 4000);
+    expect(readDraft(s, "c")).toHaveLength(1500);
   });
 
   it("survives corrupt storage", () => {

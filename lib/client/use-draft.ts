@@ -12,12 +12,14 @@ import { dropUnsent, joinUnsentAndDraft, peekUnsent, sendsUnderWay, tabId, takeU
 const STORE_KEY = "threadline:drafts";
 export const NEW_CONVERSATION_DRAFT = "new";
 /**
- * Bounds, so a forgotten pile of drafts never fills the origin's storage (about 5 MB, shared with
- * unsent sends): the most recent drafts, within a total size. A draft is never cut: the one being
- * written is kept whole whatever its length, and older ones make room for it.
+ * Bounds, so a forgotten pile of drafts never fills the origin's storage (shared with unsent
+ * sends): the 50 most recent, and past 1,000,000 characters in all, drafts untouched for a day are
+ * let go, the oldest first. A draft is never cut, and one typed in the last day is never let go
+ * for its size: the one being written is kept whole up to what the storage holds.
  */
 export const MAX_DRAFTS = 50;
 export const DRAFTS_BUDGET_CHARS = 1_000_000;
+export const DRAFT_KEPT_WHOLE_MS = 24 * 60 * 60 * 1000;
 
 type Draft = { text: string; at: number };
 type DraftStorage = RecordStorage;
@@ -33,24 +35,30 @@ export function readDraft(storage: DraftStorage, key: string): string {
 }
 
 /**
- * Saves (or, for blank text, removes) one draft, whole. Older drafts are let go, the oldest first,
- * past MAX_DRAFTS or DRAFTS_BUDGET_CHARS in all; this one is always kept.
+ * Saves (or, for blank text, removes) one draft, whole. A removal lets nothing else go. A save
+ * keeps the other drafts, newest first, while they fit in DRAFTS_BUDGET_CHARS beside this one (or
+ * were written within DRAFT_KEPT_WHOLE_MS); should the storage still refuse it, the oldest others
+ * go until this one is kept (or is the only one left, and the copy before it stays).
  */
 export function writeDraft(storage: DraftStorage, key: string, text: string, now = Date.now()): void {
   const drafts = load(storage);
-  delete drafts[key];
-  let room = DRAFTS_BUDGET_CHARS;
-  const kept: Record<string, Draft> = {};
-  if (text.trim()) {
-    kept[key] = { text, at: now };
-    room -= text.length;
+  if (!text.trim()) {
+    if (!(key in drafts)) return;
+    delete drafts[key];
+    saveRecords(storage, STORE_KEY, drafts, MAX_DRAFTS);
+    return;
   }
+  delete drafts[key];
+  const kept: [string, Draft][] = [[key, { text, at: now }]];
+  let room = DRAFTS_BUDGET_CHARS - text.length;
   for (const [k, d] of Object.entries(drafts).sort((a, b) => b[1].at - a[1].at)) {
-    if (d.text.length > room || Object.keys(kept).length >= MAX_DRAFTS) break;
-    kept[k] = d;
+    if (kept.length >= MAX_DRAFTS) break;
+    // Newest first: the first that neither fits nor is recent, and every older one, go.
+    if (d.text.length > room && now - d.at >= DRAFT_KEPT_WHOLE_MS) break;
+    kept.push([k, d]);
     room -= d.text.length;
   }
-  saveRecords(storage, STORE_KEY, kept, MAX_DRAFTS);
+  while (!saveRecords(storage, STORE_KEY, Object.fromEntries(kept), MAX_DRAFTS) && kept.length > 1) kept.pop();
 }
 
 /**
