@@ -2,12 +2,13 @@
  * What our own server does for the sidebar's first page beyond a `GET /info`, without Next or a
  * socket: the app's own database setup (lib/agent/runtime.ts), createApi, and Requests handed to
  * `api.serve` as the route handler hands them. Times, p50 of `--samples` after 200 untimed:
- *   - `GET /info` and the web app's page request (the bench's leanPage body) through `api.serve`;
+ *   - `GET /info` and the web app's page request (lib/client/thread-pages.ts; bench/workloads/
+ *     scale.mjs's leanPage) through `api.serve`;
  *   - the store's query for that page alone (registry.searchJson), with and without `$as_of`;
  *   - the body's read and check alone (readJsonBody + the search schema);
  * so page − /info through `api.serve` splits into the store's query, the body, and the rest
- * (routing, auth rules, the Response). What `next start` adds on top is page-floor.mjs's
- * Threadline figure less this one.
+ * (routing, auth rules, the Response). Then the same API behind a bare node:http front, timed as
+ * the bench times `next start`: set beside page-floor.mjs's Threadline figure, what is Next's.
  *
  *   npx tsx bench/scripts/page-work.ts [--threads=50] [--samples=3000] [--rounds=3]
  */
@@ -16,14 +17,14 @@ import os from "node:os";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
+import { Client, type ThreadSelectField } from "@langchain/langgraph-sdk";
 import { openAppAgent } from "@/lib/agent/runtime";
 import { createApi } from "@/lib/server/api";
 import { readJsonBody, DEFAULT_BODY_LIMIT } from "@/lib/server/http/body";
 import { threadSearchSchema } from "@/lib/server/http/schemas";
 import { threadSearchQuery } from "@/lib/server/store/thread-query";
 import type { AgentGraph } from "@/lib/server/graph";
-import { FIRST_PAGE, fetchThreadPage, LEAN_SELECT } from "@/lib/client/thread-pages";
+import { LEAN_SELECT } from "@/lib/client/thread-pages";
 import { LEAN_EXTRACT } from "@/lib/client/standard-search";
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
@@ -65,14 +66,19 @@ const info = () => new Request(`${ROOT}/info`, { headers: { host: "127.0.0.1:300
 const first = (await (await api.serve(post(pageBody(true)))).json()) as { extracted?: { title?: string } }[];
 if (first.length !== Math.min(50, threads) || first.some((r) => !r.extracted?.title)) throw new Error("the page served is not the titled page meant");
 
-const queryOf = (asOf: boolean) => threadSearchQuery(threadSearchSchema.parse(pageBody(asOf)));
+// Parsed once: the store's figure is the query alone, the body's check is timed on its own.
+const withAsOf = threadSearchQuery(threadSearchSchema.parse(pageBody(true)));
+const withoutAsOf = threadSearchQuery(threadSearchSchema.parse(pageBody(false)));
 const work: [string, () => Promise<unknown>][] = [
   ["GET /info through api.serve", async () => (await api.serve(info())).text()],
   ["page through api.serve", async () => (await api.serve(post(pageBody(true)))).text()],
-  ["the store's query (with $as_of)", () => api.registry.searchJson(queryOf(true))],
-  ["the store's query (no $as_of)", () => api.registry.searchJson(queryOf(false))],
+  ["the store's query (with $as_of)", () => api.registry.searchJson(withAsOf)],
+  ["the store's query (no $as_of)", () => api.registry.searchJson(withoutAsOf)],
   ["the body read and checked", async () => threadSearchSchema.parse(await readJsonBody(post(pageBody(true)), DEFAULT_BODY_LIMIT))],
 ];
+
+/** The median, nearest rank (as bench/lib/stats.mjs takes it). */
+const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length / 2) - 1];
 
 const p50 = async (f: () => Promise<unknown>) => {
   for (let i = 0; i < 200; i++) await f();
@@ -82,11 +88,12 @@ const p50 = async (f: () => Promise<unknown>) => {
     await f();
     ms.push(performance.now() - t);
   }
-  return ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)];
+  return median(ms);
 };
 
-// The same API behind a bare node:http server (no Next), timed as the bench times `next start`:
-// `fetch` + `json()` for /info and the web app's own page request for the page, taking turns.
+// The same API behind a bare node:http server (no Next), timed as the bench times `next start`
+// (bench/workloads/scale.mjs, readLatencies): `fetch` + `json()` for /info, and the SDK's
+// threads.search with the web app's lean request for the page, taking turns.
 const server = http.createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -104,7 +111,15 @@ const overHttpPair = async () => {
   await (await fetch(`${bareUrl}/info`)).json();
   const infoMs = performance.now() - t;
   t = performance.now();
-  await fetchThreadPage(overHttp, FIRST_PAGE, "");
+  await overHttp.threads.search({
+    select: [...LEAN_SELECT] as ThreadSelectField[],
+    extract: { ...LEAN_EXTRACT },
+    sortBy: "activity_at" as "updated_at", // Threadline's own sort key, unknown to the SDK's types
+    sortOrder: "desc",
+    limit: 50,
+    offset: 0,
+    metadata: { $as_of: new Date().toISOString() },
+  });
   return [infoMs, performance.now() - t];
 };
 
@@ -117,7 +132,7 @@ for (let r = 1; r <= rounds; r++) {
   console.log(`| ${r} | ${ms.map((m) => `${m.toFixed(3)} ms`).join(" | ")} | ${(ms[1] - ms[0]).toFixed(3)} ms |`);
 }
 
-console.log(`\nThe same API behind a bare node:http server (no Next), the web app's own page request; p50 of ${samples} pairs after 200 untimed`);
+console.log(`\nThe same API behind a bare node:http server (no Next), the bench's client; p50 of ${samples} pairs after 200 untimed`);
 console.log("| round | GET /info | first page | page − /info | page ÷ /info |");
 console.log("|---|---|---|---|---|");
 for (let r = 1; r <= rounds; r++) {
@@ -129,7 +144,7 @@ for (let r = 1; r <= rounds; r++) {
     infoMs.push(a);
     pageMs.push(b);
   }
-  const [i50, p50b] = [infoMs, pageMs].map((xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+  const [i50, p50b] = [infoMs, pageMs].map(median);
   console.log(`| ${r} | ${i50.toFixed(3)} ms | ${p50b.toFixed(3)} ms | ${(p50b - i50).toFixed(3)} ms | ${(p50b / i50).toFixed(2)}× |`);
 }
 server.close();
