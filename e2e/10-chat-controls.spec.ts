@@ -31,7 +31,7 @@ test("a failed run shows inline with a retry that works", async ({ page, chat })
   await expect(page.getByTestId("chat-error")).toContainText("busy with another answer");
   await page.unroute("**/runs/stream");
   await page.getByTestId("retry-button").click();
-  await chat.waitForAnswerNumber(2);
+  await chat.waitForAnswers(2);
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
   expect(new URL(page.url()).pathname).toBe(`/c/${id}`);
 });

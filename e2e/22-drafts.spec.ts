@@ -217,7 +217,7 @@ test("a send that failed in a tab still open is taken by another tab opening the
   await expect(chat.retryButton).toHaveCount(0);
   await page.unroute(isRunStream);
   await otherChat.sendButton.click();
-  await otherChat.waitForAnswerNumber(2);
+  await otherChat.waitForAnswers(2);
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
     .filter((m) => m.type === "human")
     .map((m) => m.content);
@@ -249,7 +249,7 @@ test("a failed send being retried is left to its tab by another tab opening the 
 
   await held!.continue();
   await page.unroute(isState);
-  await chat.waitForAnswerNumber(2);
+  await chat.waitForAnswers(2);
   await expect(chat.error).toHaveCount(0);
   const texts = ((await apiClient().threads.getState(id)).values as { messages: { type: string; content: unknown }[] }).messages
     .filter((m) => m.type === "human")

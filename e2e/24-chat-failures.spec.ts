@@ -24,7 +24,7 @@ test("Retry never sends a message twice when the conversation can't be read, and
   await page.unroute(`**/threads/${id}/state`);
   await page.unroute("**/runs/stream");
   await chat.retryButton.click();
-  await chat.waitForAnswerNumber(2);
+  await chat.waitForAnswers(2);
   await expect(chat.error).toHaveCount(0);
   const state = await apiClient().threads.getState<{ messages: { type: string; content: string }[] }>(id);
   expect(state.values.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Tell me about comets", "And asteroids?"]);

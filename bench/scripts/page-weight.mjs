@@ -8,10 +8,11 @@
 // Needs a build (`npx next build`).
 import { chromium } from "playwright";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
+import { ARGS } from "../workloads/browser.mjs";
 
 ensureBuild();
 const tl = await startTarget("threadline");
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
 try {
   const page = await browser.newPage();
   const cdp = await page.context().newCDPSession(page);

@@ -7,7 +7,8 @@ import { chromium } from "playwright";
  * per-frame poll from Playwright sees it (later: the poll needs the CPU the page's scripts hold), most rows in the DOM, and long
  * tasks (> 50 ms, PerformanceObserver 'longtask') while scrolling the list to its end (last visit).
  */
-const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+/** Chromium's flags for every bench visit (headless, no background work of its own). */
+export const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /**
  * In the page, before it loads (addInitScript): `window.__rowPaint` resolves to when the first

@@ -77,11 +77,11 @@ export class ChatPage {
   }
 
   /**
-   * Waits for the conversation's `count`th answer to finish. After a Retry (which reads the thread
-   * before it sends) the stop button is hidden until the run starts, so waiting for it alone can
-   * return before the retried answer exists.
+   * Waits until the conversation shows `count` answers and the last has finished. After a Retry
+   * (which reads the thread before it sends) or a send from another tab, the stop button can be
+   * hidden before the new run starts, so waiting for it alone can return before that answer exists.
    */
-  async waitForAnswerNumber(count: number) {
+  async waitForAnswers(count: number) {
     await expect(this.assistantMessages).toHaveCount(count, { timeout: 15_000 });
     await this.waitForAnswerToFinish();
   }
