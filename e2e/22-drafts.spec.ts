@@ -280,23 +280,62 @@ test("a sending tab too busy to answer at first keeps its young send: the other 
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, () => undefined);
   await chat.send("Sent just now from a tab that is busy");
-  // A long task in the first tab from now until 2.4 s after its send: it cannot answer the other
-  // tab's first question, and is free again before the send is 3 s old.
-  const busy = page.evaluate(() => {
-    const record = (JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as Record<string, { at: number }>)[location.pathname.split("/").pop()!];
-    while (Date.now() < record.at + 2400);
-  });
+  expect(await unsentKeys(page)).toEqual([id]);
+  // The first tab stops dead (paused in the debugger: what a long task looks like from outside)
+  // until the other tab's first question has gone unanswered.
+  const debug = await context.newCDPSession(page);
+  await debug.send("Debugger.enable");
+  await debug.send("Debugger.pause");
 
   const other = await context.newPage();
+  // The send is made young again each time the other tab reads it, up to its first question about
+  // it, so the test does not hang on how fast a loaded machine opens a tab; the other tab notes
+  // when it asks.
+  await other.addInitScript((threadId) => {
+    const w = window as unknown as { youngSince: number; asked: number[] };
+    w.asked = [];
+    const getItem = Storage.prototype.getItem;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.getItem = function (this: Storage, key: string) {
+      if (key === "threadline:unsent" && w.asked.length === 0) {
+        const records = JSON.parse(getItem.call(this, key) ?? "{}") as Record<string, { at: number }>;
+        if (records[threadId]) {
+          w.youngSince = records[threadId].at = Date.now();
+          setItem.call(this, key, JSON.stringify(records));
+        }
+      }
+      return getItem.call(this, key);
+    };
+    const post = BroadcastChannel.prototype.postMessage;
+    BroadcastChannel.prototype.postMessage = function (this: BroadcastChannel, message: unknown) {
+      const m = message as { type?: string; messageId?: string };
+      if (m.type === "tab-ping" && m.messageId) w.asked.push(Date.now());
+      post.call(this, message);
+    };
+  }, id);
   const otherChat = new ChatPage(other);
   await otherChat.open(id);
   await expect(otherChat.input).toHaveAttribute("readonly", "");
-  await busy;
-  // The first tab is free, and the other is still waiting to ask again: the first silence did not count as gone.
-  await expect(otherChat.input).toHaveAttribute("readonly", "", { timeout: 1 });
+  // A question waits ANSWER_WAIT_MS (250 ms); polled by a timer due later than the question's own.
+  await other.waitForFunction(() => {
+    const w = window as unknown as { asked: number[] };
+    return w.asked.length === 1 && Date.now() > w.asked[0] + 400;
+  }, undefined, { polling: 50 });
+  await debug.send("Debugger.resume");
+  await debug.detach();
+
+  // The first silence did not count as gone: the other tab asked again once the send was 3 s old,
+  // got its answer, and left the send to the first tab.
   await expect(otherChat.input).not.toHaveAttribute("readonly");
   await otherChat.expectComposerText("");
   expect(await unsentKeys(other)).toEqual([id]);
+  const { youngSince, asked } = await other.evaluate(() => {
+    const w = window as unknown as { youngSince: number; asked: number[] };
+    return { youngSince: w.youngSince, asked: w.asked };
+  });
+  expect(asked).toHaveLength(2);
+  // A timer may fire a millisecond or so before Date.now() shows its due time.
+  expect(asked[1] - youngSince).toBeGreaterThanOrEqual(2990);
 });
 
 test("a duplicated tab (its sessionStorage copied) takes an id of its own and leaves the open tab's send to it", async ({ context, page, chat }) => {
