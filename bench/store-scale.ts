@@ -20,6 +20,7 @@ import { FIRST_PAGE, fetchThreadPage } from "@/lib/client/thread-pages";
 import { createHarness, type Harness } from "@/lib/server/test-harness";
 import type { ThreadQuery } from "@/lib/server/store/search-sql";
 import { sidebarQuery as webAppQuery } from "@/lib/server/store/thread-query";
+import { p50, p95, timeSeries } from "./lib/stats.mjs";
 
 const SAMPLES = Number(process.env.SAMPLES ?? 40);
 const USERS = 200;
@@ -54,23 +55,16 @@ async function seed(h: Harness, from: number, to: number, base: number) {
   });
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
-
 type Figure = { n: number; name: string; p50: number; p95: number };
 const figures: Figure[] = [];
 let currentN = 0;
 
 async function time(name: string, fn: () => Promise<unknown>) {
-  for (let i = 0; i < 5; i++) await fn();
-  const xs: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t = performance.now();
-    await fn();
-    xs.push(performance.now() - t);
-  }
-  console.log(`${name.padEnd(52)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
-  figures.push({ n: currentN, name, p50: pct(xs, 50), p95: pct(xs, 95) });
-  return pct(xs, 50);
+  const xs = await timeSeries(fn, SAMPLES, 5);
+  const figure = { n: currentN, name, p50: p50(xs), p95: p95(xs) };
+  console.log(`${name.padEnd(52)} p50 ${figure.p50.toFixed(2).padStart(7)} ms   p95 ${figure.p95.toFixed(2).padStart(7)} ms`);
+  figures.push(figure);
+  return figure.p50;
 }
 
 /** The ThreadQuery the handler builds from the web app's request (lib/server/store/thread-query.ts). */

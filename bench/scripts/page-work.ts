@@ -26,6 +26,7 @@ import { threadSearchQuery } from "@/lib/server/store/thread-query";
 import type { AgentGraph } from "@/lib/server/graph";
 import { LEAN_SELECT } from "@/lib/client/thread-pages";
 import { LEAN_EXTRACT } from "@/lib/client/standard-search";
+import { p50, timeSeries } from "../lib/stats.mjs";
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
 const threads = arg("threads", 50);
@@ -77,19 +78,7 @@ const work: [string, () => Promise<unknown>][] = [
   ["the body read and checked", async () => threadSearchSchema.parse(await readJsonBody(post(pageBody(true)), DEFAULT_BODY_LIMIT))],
 ];
 
-/** The median, nearest rank (as bench/lib/stats.mjs takes it). */
-const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length / 2) - 1];
-
-const p50 = async (f: () => Promise<unknown>) => {
-  for (let i = 0; i < 200; i++) await f();
-  const ms: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t = performance.now();
-    await f();
-    ms.push(performance.now() - t);
-  }
-  return median(ms);
-};
+const medianOf = async (f: () => Promise<unknown>) => p50(await timeSeries(f, samples, 200));
 
 // The same API behind a bare node:http server (no Next), timed as the bench times `next start`
 // (bench/workloads/scale.mjs, readLatencies): `fetch` + `json()` for /info, and the SDK's
@@ -128,7 +117,7 @@ console.log(`| round | ${work.map(([name]) => name).join(" | ")} | page − /inf
 console.log(`|---|${work.map(() => "---|").join("")}---|`);
 for (let r = 1; r <= rounds; r++) {
   const ms: number[] = [];
-  for (const [, f] of work) ms.push(await p50(f));
+  for (const [, f] of work) ms.push(await medianOf(f));
   console.log(`| ${r} | ${ms.map((m) => `${m.toFixed(3)} ms`).join(" | ")} | ${(ms[1] - ms[0]).toFixed(3)} ms |`);
 }
 
@@ -144,7 +133,7 @@ for (let r = 1; r <= rounds; r++) {
     infoMs.push(a);
     pageMs.push(b);
   }
-  const [i50, p50b] = [infoMs, pageMs].map(median);
+  const [i50, p50b] = [infoMs, pageMs].map(p50);
   console.log(`| ${r} | ${i50.toFixed(3)} ms | ${p50b.toFixed(3)} ms | ${(p50b - i50).toFixed(3)} ms | ${(p50b / i50).toFixed(2)}× |`);
 }
 server.close();
