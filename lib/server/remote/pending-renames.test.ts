@@ -11,7 +11,16 @@ import type { UpstreamFetch } from "./upstream";
 let dir: string;
 let journal: RenameJournal;
 let silenced: MockInstance<typeof console.error> | undefined;
-afterEach(() => {
+/** Every PendingRenames a test makes: their loops are stopped before the journal closes. */
+const made: PendingRenames[] = [];
+class TestRenames extends PendingRenames {
+  constructor(...args: ConstructorParameters<typeof PendingRenames>) {
+    super(...args);
+    made.push(this);
+  }
+}
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((r) => r.close()));
   journal?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -66,7 +75,7 @@ describe("pending renames", () => {
   it("a newer rename that arrives while the older one is being written is written too: the last word wins", async () => {
     journal = openTestJournal();
     const up = scriptedUpstream();
-    const renames = new PendingRenames(up.upstream, journal);
+    const renames = new TestRenames(up.upstream, journal);
     const first = await renames.rename("t1", { title: "First", title_source: { kind: "user" } }, null);
     expect(await first.json()).toMatchObject({ title: "First", pending: true });
     expect(journal.all()).toEqual([{ threadId: "t1", title: "First", who: null }]);
@@ -85,7 +94,7 @@ describe("pending renames", () => {
   it("a 5xx or 429 from the server (or a proxy before it) is retried, not taken as a refusal: the rename is written", async () => {
     journal = openTestJournal();
     const up = scriptedUpstream();
-    const renames = new PendingRenames(up.upstream, journal);
+    const renames = new TestRenames(up.upstream, journal);
     const answer = await renames.rename("t3", { title: "Kept", title_source: { kind: "user" } }, null);
     expect(await answer.json()).toMatchObject({ pending: true });
     up.failNextWrites(502, 429);
@@ -100,7 +109,7 @@ describe("pending renames", () => {
     journal.put({ threadId: "t2", title: "Left behind", who: { identity: "u1", permissions: [] } });
     const up = scriptedUpstream();
     up.idle();
-    const renames = new PendingRenames(up.upstream, journal);
+    const renames = new TestRenames(up.upstream, journal);
     expect(renames.resume()).toBe(1);
     expect(renames.pendingFor("t2")).toEqual({ title: "Left behind", title_source: { kind: "user" } });
     expect(await renames.settled("t2")).toBe(true);
@@ -115,7 +124,7 @@ describe("pending renames", () => {
       const up = scriptedUpstream();
       let requests = 0;
       const counted: UpstreamFetch = (p, init, who) => (requests++, up.upstream(p, init, who));
-      const renames = new PendingRenames(counted, journal);
+      const renames = new TestRenames(counted, journal);
       silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
       expect(await (await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null)).json()).toMatchObject({ pending: true });
       let settled: boolean | null = null;
@@ -152,7 +161,7 @@ describe("pending renames", () => {
     try {
       journal = openTestJournal();
       const up = scriptedUpstream();
-      const renames = new PendingRenames(up.upstream, journal);
+      const renames = new TestRenames(up.upstream, journal);
       silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
       await renames.rename("t1", { title: "First", title_source: { kind: "user" } }, null);
       await vi.advanceTimersByTimeAsync(SLOW_AFTER_MS + 1000);
@@ -173,7 +182,7 @@ describe("pending renames", () => {
   it("a thread deleted while its rename waits: the runs list's 404 does not hold it back, the write's 404 drops it", async () => {
     journal = openTestJournal();
     const up = scriptedUpstream();
-    const renames = new PendingRenames(up.upstream, journal);
+    const renames = new TestRenames(up.upstream, journal);
     silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
@@ -189,9 +198,67 @@ describe("pending renames", () => {
     }
   });
 
+  it("close stops a waiting loop, even mid-join: nothing is asked after it, and the rename stays in the journal for the next start", async () => {
+    journal = openTestJournal();
+    let requests = 0;
+    let joins = 0;
+    const busyForever: UpstreamFetch = (p, init) => {
+      requests++;
+      if (p.endsWith("/state")) return Promise.resolve(new Response('{"detail":"Thread is busy"}', { status: 409 }));
+      if (p.includes("/runs?")) return Promise.resolve(Response.json([{ run_id: "r1", status: "running" }]));
+      joins++;
+      // A run that never ends: its join answers only when the request is aborted, as fetch does.
+      return new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    };
+    const renames = new TestRenames(busyForever, journal);
+    await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
+    const settled = renames.settled("t1");
+    await vi.waitFor(() => expect(joins).toBe(1));
+    await renames.close();
+    expect(await settled).toBe(false);
+    const asked = requests;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(requests).toBe(asked);
+    expect(renames.size).toBe(0);
+    expect(journal.all().map((e) => e.title)).toEqual(["Mine"]);
+
+    // A rename after close is written if it can be, else journalled: no loop starts.
+    expect(await (await renames.rename("t2", { title: "Late", title_source: { kind: "user" } }, null)).json()).toMatchObject({ pending: true });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(requests).toBe(asked + 1);
+    expect(journal.all().map((e) => e.title).sort()).toEqual(["Late", "Mine"]);
+
+    // The next start takes both up and writes them once the threads are free.
+    const up = scriptedUpstream();
+    up.idle();
+    const next = new TestRenames(up.upstream, journal);
+    expect(next.resume()).toBe(2);
+    expect(await next.settled("t1")).toBe(true);
+    expect(await next.settled("t2")).toBe(true);
+    expect(up.writes.sort()).toEqual(["Late", "Mine"]);
+    expect(journal.all()).toEqual([]);
+  });
+
+  it("close stops a loop in its pause too, at once", async () => {
+    journal = openTestJournal();
+    const up = scriptedUpstream();
+    let requests = 0;
+    const renames = new TestRenames((p, init, who) => (requests++, up.upstream(p, init, who)), journal);
+    await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
+    // Busy with no run listed: the loop pauses 200 ms between looks.
+    await vi.waitFor(() => expect(requests).toBeGreaterThanOrEqual(3));
+    const started = performance.now();
+    await renames.close();
+    expect(performance.now() - started).toBeLessThan(150);
+    const asked = requests;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(requests).toBe(asked);
+    expect(journal.all().map((e) => e.title)).toEqual(["Mine"]);
+  });
+
   it("a waiting rename shows in list rows whichever way they carry the title: `extracted` or `values`", async () => {
     journal = openTestJournal();
-    const renames = new PendingRenames(scriptedUpstream().upstream, journal);
+    const renames = new TestRenames(scriptedUpstream().upstream, journal);
     await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
     const page = [
       { thread_id: "t1", extracted: { title: "Automatic", title_source: { kind: "fallback" } } },

@@ -40,16 +40,20 @@ const sameCaller = (a: ThreadlineUser | null, b: ThreadlineUser | null) => (a?.i
 /** One thread's waiting rename: the newest words, since when they wait, and how to cut a pause short. */
 type Waiting = { values: RenameValues; who: ThreadlineUser | null; done: Promise<boolean>; since: number; wake: (() => void) | null };
 
-/** A timer that does not keep the process alive (a rename that waits is not a reason to stay up). */
-const pauseFor = (ms: number, onWake?: (wake: () => void) => void) =>
+/** A timer that does not keep the process alive (a rename that waits is not a reason to stay up); `stop` ends it early. */
+const pauseFor = (ms: number, stop: AbortSignal, onWake?: (wake: () => void) => void) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const end = () => (clearTimeout(timer), stop.removeEventListener("abort", end), resolve());
+    const timer = setTimeout(end, ms);
     timer.unref?.();
-    onWake?.(() => (clearTimeout(timer), resolve()));
+    stop.addEventListener("abort", end);
+    onWake?.(end);
   });
 
 export class PendingRenames {
   private readonly waiting = new Map<string, Waiting>();
+  /** Aborted by close(): every wait and request of the loops ends. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly upstream: UpstreamFetch,
@@ -146,15 +150,25 @@ export class PendingRenames {
     else patch(body);
   }
 
-  /** Resolves when the thread's pending rename is written (true) or refused upstream (false); tests await it. */
+  /**
+   * Stops every loop (a test's end; a server going down): no request goes out after it resolves.
+   * What still waits stays in the journal, for the next start to take up (resume); a rename
+   * arriving later is journalled and left to that start too.
+   */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.all([...this.waiting.values()].map((e) => e.done));
+  }
+
+  /** Resolves when the thread's pending rename is written (true), refused upstream or left to the next start by close (false); tests await it. */
   settled(threadId: string): Promise<boolean> {
     return this.waiting.get(threadId)?.done ?? Promise.resolve(true);
   }
 
-  private write(threadId: string, values: RenameValues, who: ThreadlineUser | null) {
+  private write(threadId: string, values: RenameValues, who: ThreadlineUser | null, signal?: AbortSignal) {
     return this.upstream(
       `/threads/${encodeURIComponent(threadId)}/state`,
-      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values }) },
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values }), signal },
       who,
     );
   }
@@ -172,15 +186,16 @@ export class PendingRenames {
       const slow = Date.now() - entry.since >= SLOW_AFTER_MS;
       if (slow && !saidSlow) console.error(`[remote] pending rename of ${threadId} still waiting after ${SLOW_AFTER_MS} ms; trying every ${SLOW_RETRY_MS} ms`);
       saidSlow = slow;
-      return pauseFor(slow ? SLOW_RETRY_MS : ms, (wake) => (entry.wake = wake)).finally(() => (entry.wake = null));
+      return pauseFor(slow ? SLOW_RETRY_MS : ms, this.closing.signal, (wake) => (entry.wake = wake)).finally(() => (entry.wake = null));
     };
     for (;;) {
+      if (this.closing.signal.aborted) return false;
       const entry = this.waiting.get(threadId)!;
       // A newer rename can replace this one while the write is on its way: write that one too.
       const { values, who } = entry;
       try {
         await this.joinActiveRuns(threadId, who);
-        const res = await this.write(threadId, values, who);
+        const res = await this.write(threadId, values, who, this.closing.signal);
         await res.body?.cancel();
         if (res.ok && entry.values !== values) continue;
         if (res.ok) {
@@ -201,6 +216,7 @@ export class PendingRenames {
         // Still busy: joinActiveRuns waited for the runs it saw (or 200 ms when it saw none).
         await pause(entry, 0);
       } catch (err) {
+        if (this.closing.signal.aborted) return false;
         console.error(`[remote] pending rename of ${threadId}: retrying after`, err);
         await pause(entry, 1000);
       }
@@ -214,7 +230,8 @@ export class PendingRenames {
    */
   private async joinActiveRuns(threadId: string, who: ThreadlineUser | null): Promise<void> {
     const tid = encodeURIComponent(threadId);
-    const list = await this.upstream(`/threads/${tid}/runs?limit=20`, { method: "GET" }, who);
+    const signal = this.closing.signal;
+    const list = await this.upstream(`/threads/${tid}/runs?limit=20`, { method: "GET", signal }, who);
     if (!list.ok) {
       await list.body?.cancel();
       if (refusedOutright(list.status)) return;
@@ -223,12 +240,12 @@ export class PendingRenames {
     const runs = (await list.json()) as { run_id: string; status: string }[];
     let waited = false;
     for (const run of runs.filter((r) => ACTIVE.has(r.status))) {
-      const joined = await this.upstream(`/threads/${tid}/runs/${encodeURIComponent(run.run_id)}/join`, { method: "GET" }, who);
+      const joined = await this.upstream(`/threads/${tid}/runs/${encodeURIComponent(run.run_id)}/join`, { method: "GET", signal }, who);
       await joined.body?.cancel();
       waited ||= joined.ok;
     }
     // No run joined (none listed yet, or a join answered at once with an error): a pause, not a spin.
-    if (!waited) await pauseFor(200);
+    if (!waited) await pauseFor(200, signal);
   }
 }
 
