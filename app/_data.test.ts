@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fallbackTitle, loadTitleConfig } from "@/lib/title";
+import { fallbackTitle } from "@/lib/title";
+import { loadTitleConfig } from "@/lib/title/config";
 import { loadAppInfo } from "./_data";
 
 afterEach(() => {

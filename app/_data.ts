@@ -6,7 +6,7 @@ import { usesOfflineModel } from "@/lib/agent/models";
 import { getAccountsHost, getApi } from "@/lib/server/app-api";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { getRemote } from "@/lib/server/remote";
-import { loadTitleConfig } from "@/lib/title";
+import { loadTitleConfig } from "@/lib/title/config";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE } from "@/lib/client/thread-pages";

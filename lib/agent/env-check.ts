@@ -1,4 +1,4 @@
-import { loadTitleConfig } from "@/lib/title";
+import { loadTitleConfig } from "@/lib/title/config";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
 import { guardConfigFromEnv } from "@/lib/server/auth/request-guard";
 import { runLimitsFromEnv } from "@/lib/server/runs/run-limits";

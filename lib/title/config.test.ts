@@ -32,6 +32,10 @@ describe("defaults", () => {
     });
   });
 
+  it("are the schema's own defaults", () => {
+    expect(TitleConfigSchema.parse({})).toEqual(DEFAULT_TITLE_CONFIG);
+  });
+
   it("empty env gives the defaults", () => {
     expect(loadTitleConfig({})).toEqual(DEFAULT_TITLE_CONFIG);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_TITLE_CONFIG as DEFAULTS } from "./defaults";
 
 export type TitleConfig = {
   enabled: boolean;
@@ -29,20 +30,20 @@ export const MAX_OUTPUT_TOKENS_BOUNDS = { min: 8, max: 1024 } as const;
 const REQUIRED_PLACEHOLDER = "{user_msg}";
 
 export const TitleConfigSchema = z.object({
-  enabled: z.boolean().default(true),
-  max_words: z.number().int().min(MAX_WORDS_BOUNDS.min).max(MAX_WORDS_BOUNDS.max).default(6),
-  max_chars: z.number().int().min(MAX_CHARS_BOUNDS.min).max(MAX_CHARS_BOUNDS.max).default(60),
-  model_name: z.string().min(1).nullable().default(null),
+  enabled: z.boolean().default(DEFAULTS.enabled),
+  max_words: z.number().int().min(MAX_WORDS_BOUNDS.min).max(MAX_WORDS_BOUNDS.max).default(DEFAULTS.max_words),
+  max_chars: z.number().int().min(MAX_CHARS_BOUNDS.min).max(MAX_CHARS_BOUNDS.max).default(DEFAULTS.max_chars),
+  model_name: z.string().min(1).nullable().default(DEFAULTS.model_name),
   prompt_template: z
     .string()
     .refine((t) => t.includes(REQUIRED_PLACEHOLDER), { message: `must contain ${REQUIRED_PLACEHOLDER}` })
     .nullable()
-    .default(null),
-  instant: z.boolean().default(true),
-  timeout_ms: z.number().int().min(TIMEOUT_MS_BOUNDS.min).max(TIMEOUT_MS_BOUNDS.max).default(5000),
-  max_output_tokens: z.number().int().min(MAX_OUTPUT_TOKENS_BOUNDS.min).max(MAX_OUTPUT_TOKENS_BOUNDS.max).default(64),
-  cadence: z.enum(TITLE_CADENCES).default("first-prompt"),
-  fallback_cut: z.enum(FALLBACK_CUTS).default("word"),
+    .default(DEFAULTS.prompt_template),
+  instant: z.boolean().default(DEFAULTS.instant),
+  timeout_ms: z.number().int().min(TIMEOUT_MS_BOUNDS.min).max(TIMEOUT_MS_BOUNDS.max).default(DEFAULTS.timeout_ms),
+  max_output_tokens: z.number().int().min(MAX_OUTPUT_TOKENS_BOUNDS.min).max(MAX_OUTPUT_TOKENS_BOUNDS.max).default(DEFAULTS.max_output_tokens),
+  cadence: z.enum(TITLE_CADENCES).default(DEFAULTS.cadence),
+  fallback_cut: z.enum(FALLBACK_CUTS).default(DEFAULTS.fallback_cut),
 });
 
 // Fails to compile if the schema and the contract type drift apart.
@@ -50,7 +51,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesContract: Same<z.output<typeof TitleConfigSchema>, TitleConfig> = true;
 void schemaMatchesContract;
 
-export const DEFAULT_TITLE_CONFIG: Readonly<TitleConfig> = Object.freeze(TitleConfigSchema.parse({}));
+export { DEFAULT_TITLE_CONFIG } from "./defaults";
 
 export class TitleConfigError extends Error {
   constructor(message: string) {
@@ -106,7 +107,7 @@ export function loadTitleConfig(env: Env): TitleConfig {
   if (template !== undefined && !template.includes(REQUIRED_PLACEHOLDER)) {
     throw new TitleConfigError(`TITLE_PROMPT_TEMPLATE must contain the ${REQUIRED_PLACEHOLDER} placeholder`);
   }
-  const d = DEFAULT_TITLE_CONFIG;
+  const d = DEFAULTS;
   const config: TitleConfig = {
     enabled: readBool(env, "TITLE_ENABLED", d.enabled),
     max_words: readInt(env, "TITLE_MAX_WORDS", MAX_WORDS_BOUNDS, d.max_words),

@@ -1,6 +1,6 @@
 import { type AttachmentInfo, type AttachmentKind, UNNAMED } from "./attachments";
 import type { TitleConfig } from "./config";
-import { DEFAULT_TITLE_CONFIG } from "./config";
+import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { type PrefixView, leadingGraphemes } from "./graphemes";
 import { plainTextPrefix } from "./markdown";
 import { sanitizePrefix, sanitizeTitleText } from "./sanitize";

@@ -1,5 +1,5 @@
 import type { TitleConfig } from "./config";
-import { DEFAULT_TITLE_CONFIG } from "./config";
+import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { isRealUserMessage, messageRole } from "./messages";
 
 export type TitleState = { title?: string | null; messages?: unknown[] | null };

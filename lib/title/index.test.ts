@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import * as title from "./index";
 
 describe("@/lib/title public API", () => {
+  // The settings' schema, loadTitleConfig and TitleConfigError are "@/lib/title/config"'s (the
+  // server's): the index stays free of zod for the browser (browser-weight.test.ts).
   it("exports exactly the contract's runtime names", () => {
     expect(Object.keys(title).sort()).toEqual(
       [
@@ -9,8 +11,6 @@ describe("@/lib/title public API", () => {
         "EMPTY_TITLE",
         "HIDDEN_CONTEXT_KEY",
         "ORIGINAL_USER_TEXT_KEY",
-        "TitleConfigError",
-        "TitleConfigSchema",
         "USER_TITLE_MAX_CHARS",
         "buildTitleRequest",
         "validateModelTitle",
@@ -23,7 +23,6 @@ describe("@/lib/title public API", () => {
         "fallbackTitle",
         "firstUserText",
         "isRealUserMessage",
-        "loadTitleConfig",
         "messageRole",
         "normalizeUserTitle",
         "parseModelTitle",

@@ -1,12 +1,7 @@
-export {
-  TitleConfigSchema,
-  DEFAULT_TITLE_CONFIG,
-  loadTitleConfig,
-  TitleConfigError,
-  type TitleConfig,
-  type TitleCadence,
-  type FallbackCut,
-} from "./config";
+// The settings' schema and loadTitleConfig (config.ts, with zod) are imported from
+// "@/lib/title/config" by the server; the browser takes only the types and the defaults.
+export type { TitleConfig, TitleCadence, FallbackCut } from "./config";
+export { DEFAULT_TITLE_CONFIG } from "./defaults";
 export { contentToText } from "./content";
 export {
   ORIGINAL_USER_TEXT_KEY,

@@ -1,5 +1,5 @@
 import type { TitleConfig } from "./config";
-import { DEFAULT_TITLE_CONFIG } from "./config";
+import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { contentToText } from "./content";
 import { truncateGraphemes } from "./graphemes";
 import { sanitizePrefix } from "./sanitize";
