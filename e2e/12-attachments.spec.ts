@@ -14,7 +14,7 @@ test("a PDF sent alone is titled by its name at once, shows in the chat and is n
   });
 
   await chat.openNew();
-  await page.getByTestId("attach-input").setInputFiles({ name: "report.pdf", mimeType: "application/pdf", buffer: PDF });
+  await chat.attach({ name: "report.pdf", mimeType: "application/pdf", buffer: PDF });
   const chip = page.getByTestId("composer-attachment");
   await expect(chip).toHaveCount(1);
   await expect(chip).toContainText("report.pdf");
@@ -41,7 +41,7 @@ test("a PDF sent alone is titled by its name at once, shows in the chat and is n
 
 test("the server titles a files-only conversation by its files too (after a reload)", async ({ page, chat, sidebar }) => {
   await chat.openNew();
-  await page.getByTestId("attach-input").setInputFiles({ name: "report.pdf", mimeType: "application/pdf", buffer: PDF });
+  await chat.attach({ name: "report.pdf", mimeType: "application/pdf", buffer: PDF });
   await chat.sendButton.click();
   const id = await chat.threadId();
   await chat.waitForAnswerToFinish();
@@ -58,11 +58,10 @@ test("an oversize file is refused inline: nothing sent, nothing lost from the co
   });
   await chat.openNew();
   await chat.input.fill("Keep this text");
-  const input = page.getByTestId("attach-input");
-  await input.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("shopping list") });
+  await chat.attach({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("shopping list") });
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
 
-  await input.setInputFiles({ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(5 * MiB + 1, 0x20) });
+  await chat.attach({ name: "huge.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(5 * MiB + 1, 0x20) });
   const error = page.getByTestId("attachment-error");
   await expect(error).toHaveText(/"huge\.pdf" is more than 5 MB; each file can be at most 5 MB\./);
   await expect(page.getByTestId("attachment-refusal")).toHaveAttribute("role", "alert");
@@ -81,7 +80,9 @@ test("an oversize file is refused inline: nothing sent, nothing lost from the co
 
 test("a pasted image and a dropped file become chips, and a removed chip is not sent", async ({ page, chat }) => {
   await chat.openNew();
-  // A 1x1 PNG pasted as a clipboard file, the way a screenshot arrives.
+  // A 1x1 PNG pasted as a clipboard file, the way a screenshot arrives (once the page is live: a
+  // paste before then is the browser's own).
+  await expect(chat.input).toHaveAttribute("data-draft-restored", "true");
   await chat.input.focus();
   await page.evaluate(() => {
     const bytes = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
@@ -125,9 +126,8 @@ test("a file whose read fails late says so beside a refusal that came after it, 
     };
   });
   await chat.openNew();
-  const input = page.getByTestId("attach-input");
-  await input.setInputFiles({ name: "unreadable.txt", mimeType: "text/plain", buffer: Buffer.from("lost") });
-  await input.setInputFiles({ name: "tool.exe", mimeType: "application/x-msdownload", buffer: Buffer.from("MZ") });
+  await chat.attach({ name: "unreadable.txt", mimeType: "text/plain", buffer: Buffer.from("lost") });
+  await chat.attach({ name: "tool.exe", mimeType: "application/x-msdownload", buffer: Buffer.from("MZ") });
   const error = page.getByTestId("attachment-error");
   await expect(error).toContainText(`"tool.exe" can't be attached`);
   // Then the late failure arrives, and the refusal is still there beside it.

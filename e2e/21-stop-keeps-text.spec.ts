@@ -17,7 +17,7 @@ async function sendWithRequestHeld(page: Page, chat: ChatPage, text: string, fil
   const id = await chat.startConversation("A first question");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, () => undefined);
-  await page.getByTestId("attach-input").setInputFiles({ ...file, mimeType: "text/plain" });
+  await chat.attach({ ...file, mimeType: "text/plain" });
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
   await chat.send(text);
   return id;
@@ -118,7 +118,7 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
   // Eleven more while it waits: ten go in (a message's most), the eleventh is refused.
   const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `later-${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`later ${i}`) }));
-  await page.getByTestId("attach-input").setInputFiles(eleven);
+  await chat.attach(eleven);
   await expect(page.getByTestId("composer-attachment")).toHaveCount(10);
   await expect(page.getByTestId("attachment-error")).toContainText("later-10.txt");
   await chat.stopButton.click();
@@ -141,7 +141,7 @@ test("files put back by Stop are never dropped: over a message's limits with fil
   expect(runRequests).toEqual([]);
   await expect(chat.userMessages).toHaveText(["A first question"]);
   // A file refused now says why, and why Send waits stays beside it: two alerts, so only the new one is announced.
-  await page.getByTestId("attach-input").setInputFiles([{ name: "one-more.txt", mimeType: "text/plain", buffer: Buffer.from("more") }]);
+  await chat.attach([{ name: "one-more.txt", mimeType: "text/plain", buffer: Buffer.from("more") }]);
   await expect(page.getByTestId("attachment-error")).toHaveText(
     '"one-more.txt" not added: this message already holds more files than it can carry. 11 files are attached; a message can carry at most 10. Remove some to send.',
   );

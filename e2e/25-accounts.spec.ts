@@ -94,7 +94,7 @@ test("sign up A, chat, pin a title, sign out; B sees nothing of A's; A signs bac
   // A leaves a draft with a file on the new-chat page: it must not outlive the sign-out.
   await chat.openNew();
   await chat.input.fill("Ana's unsent note");
-  await page.getByTestId("attach-input").setInputFiles({ name: "ana-passport.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
+  await chat.attach({ name: "ana-passport.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
   await expect(page.getByTestId("composer-attachment")).toHaveCount(1);
   await menu.signOut();
 
@@ -139,7 +139,7 @@ test("a shared browser: a session that ended without a sign-out leaves the next 
   await auth.signUp("Dee", "dee@example.com", PASSWORD_A);
   await chat.expectComposerText("");
   await chat.input.fill("Dee's unsent note");
-  await page.getByTestId("attach-input").setInputFiles({ name: "dee-payslip.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
+  await chat.attach({ name: "dee-payslip.txt", mimeType: "text/plain", buffer: Buffer.from("private\n") });
   await expect.poll(() => keptFileKeys(page)).toEqual(["draft:new"]);
   await page.reload();
   await chat.expectComposerText("Dee's unsent note");
@@ -163,7 +163,7 @@ test("a shared browser: a session that ended without a sign-out leaves the next 
 
   // Eve, in two tabs, signs out in one: the other goes to sign-in and keeps nothing of hers.
   await chat.input.fill("Eve's draft in the first tab");
-  await page.getByTestId("attach-input").setInputFiles({ name: "eve-notes.txt", mimeType: "text/plain", buffer: Buffer.from("mine\n") });
+  await chat.attach({ name: "eve-notes.txt", mimeType: "text/plain", buffer: Buffer.from("mine\n") });
   await expect.poll(() => keptFileKeys(page)).toEqual(["draft:new"]);
   await second.reload();
   await new ChatPage(second).expectComposerText("Eve's draft in the first tab");

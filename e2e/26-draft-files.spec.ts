@@ -10,14 +10,14 @@ test("files in the composer are kept per conversation across switching and reloa
   const chips = page.getByTestId("composer-attachment");
   const id = await chat.startConversation("A conversation that will get a file");
   await chat.waitForAnswerToFinish();
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.attach(NOTES);
   await expect(chips).toHaveText([/notes\.txt/]);
 
   await page.getByTestId("new-chat").first().click();
   await expect(page).toHaveURL(/\/$/);
   await chat.expectComposerText("");
   await expect(chips).toHaveCount(0);
-  await page.getByTestId("attach-input").setInputFiles(PLAN);
+  await chat.attach(PLAN);
   await expect(chips).toHaveText([/plan\.md/]);
 
   await sidebar.row(id).getByTestId("thread-link").click();
@@ -26,7 +26,7 @@ test("files in the composer are kept per conversation across switching and reloa
   await expect(chips).toHaveText([/notes\.txt/]);
 
   // Removing one is kept too; sending takes the rest with it and leaves nothing behind.
-  await page.getByTestId("attach-input").setInputFiles(PLAN);
+  await chat.attach(PLAN);
   await expect(chips).toHaveCount(2);
   await chips.filter({ hasText: "plan.md" }).getByRole("button").click();
   await expect(chips).toHaveText([/notes\.txt/]);
@@ -51,7 +51,7 @@ test("a send with a file that never reached the server comes back with its file 
   const id = await chat.startConversation("A conversation on a bad link");
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, () => undefined);
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.attach(NOTES);
   await expect(chips).toHaveCount(1);
   await chat.send("Stuck on the way, with a file");
   await expect(chips).toHaveCount(0);
@@ -77,7 +77,7 @@ async function failSendWithFile(page: import("@playwright/test").Page, chat: Cha
   await chat.startConversation(conversation);
   await chat.waitForAnswerToFinish();
   await page.route(isRunStream, (route) => route.abort("internetdisconnected"));
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.attach(NOTES);
   await chat.send(text);
   await expect(chat.error).toBeVisible();
 }
@@ -112,7 +112,7 @@ test("deleting a conversation for good takes its kept draft and files with it; U
   const id = await chat.startConversation("A conversation to be deleted with a draft in it");
   await chat.waitForAnswerToFinish();
   await chat.input.fill("A half-written reply");
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.attach(NOTES);
   await expect(chips).toHaveCount(1);
   await expect.poll(() => keptFileKeys(page)).toContain(`draft:${id}`);
   expect(await draftKeys()).toContain(id);
@@ -146,7 +146,7 @@ test("what is typed or attached while a new conversation is being made stays in 
   );
   await chat.send("The question that makes the conversation");
   await chat.input.fill("a follow-up typed meanwhile");
-  await page.getByTestId("attach-input").setInputFiles(NOTES);
+  await chat.attach(NOTES);
   await expect(chips).toHaveText([/notes\.txt/]);
   makeThread();
   await expect(page).toHaveURL(/\/c\//);

@@ -86,7 +86,9 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
             placeholder="Send a message"
             rows={1}
             value={text}
-            readOnly={askingOtherTab}
+            // Read-only until the page is live and the draft is back (the server renders it so): a
+            // keystroke before then would be written over when the page takes the box over.
+            readOnly={askingOtherTab || !draftRestored}
             autoFocus={autoFocus}
             onChange={(e) => setText(e.target.value)}
             onPaste={(e) => {

@@ -1,8 +1,18 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import type { ChatLine } from "@/lib/client/chat-messages";
 import { MessageAttachments } from "./AttachmentChips";
-import { Markdown } from "./Markdown";
+
+// The markdown renderer is a fifth of the page's JavaScript, and the new-conversation page shows
+// no answer: it loads after the page's first paint (preloadMarkdown), not with the page. Until
+// it has, an answer shows as its plain text.
+const loadMarkdown = () => import("./Markdown");
+const Markdown = lazy(() => loadMarkdown().then((m) => ({ default: m.Markdown })));
+const preloadMarkdown = () => {
+  const load = () => void loadMarkdown().catch(() => undefined);
+  if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+};
 
 interface MessageListProps {
   lines: ChatLine[];
@@ -15,6 +25,7 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const lastText = lines.length ? lines[lines.length - 1].text : "";
+  useEffect(preloadMarkdown, []);
 
   useEffect(() => {
     const el = scrollRef.current;
@@ -51,7 +62,9 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
               data-stopped={line.stopped ? "true" : undefined}
               className="min-w-0"
             >
-              <Markdown text={line.text} />
+              <Suspense fallback={<p className="whitespace-pre-wrap break-words leading-relaxed">{line.text}</p>}>
+                <Markdown text={line.text} />
+              </Suspense>
               {line.stopped ? (
                 <p data-testid="stopped-mark" className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
                   Stopped

@@ -53,6 +53,15 @@ export class ChatPage {
   }
 
   /** Types and sends with Enter. */
+  /**
+   * Files into the composer through its file input, once the page is live: a person's click on
+   * the paperclip does nothing before then, and a file set on the input then would go unseen.
+   */
+  async attach(files: Parameters<Locator["setInputFiles"]>[0]) {
+    await expect(this.input).toHaveAttribute("data-draft-restored", "true");
+    await this.page.getByTestId("attach-input").setInputFiles(files);
+  }
+
   async send(text: string) {
     await this.input.fill(text);
     await this.input.press("Enter");

@@ -1,29 +1,16 @@
-import { Client } from "@langchain/langgraph-sdk";
+import type { Client } from "@langchain/langgraph-sdk";
 import { titleFactOf, type TitleFact } from "@/lib/title";
 
 export const API_PATH = "/api/langgraph";
 export const ASSISTANT_ID = "agent";
-
-let browserClient: Client | null = null;
-let serverPlaceholder: Client | null = null;
 
 /** The API root for this page's origin (the SDK needs an absolute URL). */
 export function browserApiUrl(): string {
   return `${window.location.origin}${API_PATH}`;
 }
 
-/**
- * The one SDK client of this tab. During server rendering (no window) it returns an inert client
- * that nothing calls: hooks only fetch from effects.
- */
-export function getBrowserClient(): Client {
-  if (typeof window === "undefined") {
-    serverPlaceholder ??= new Client({ apiUrl: `http://localhost${API_PATH}` });
-    return serverPlaceholder;
-  }
-  browserClient ??= new Client({ apiUrl: browserApiUrl() });
-  return browserClient;
-}
+/** The tab's one SDK client (sdk-client.ts), loaded on first use rather than with the page. */
+export const loadBrowserClient = (): Promise<Client> => import("./sdk-client").then((m) => m.getBrowserClient());
 
 /** HTTP status of an SDK or fetch error, when it has one. */
 export function apiErrorStatus(err: unknown): number | undefined {

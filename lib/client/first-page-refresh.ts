@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { getBrowserClient } from "./api-client";
+import { loadBrowserClient } from "./api-client";
 import { threadKeys } from "./query-keys";
 import { fetchThreadPage, FIRST_PAGE } from "./thread-pages";
 import type { PageParam, ThreadPage } from "./types";
@@ -38,7 +38,7 @@ export function useRefreshFirstPageOnReturn(search: string) {
       last = Date.now();
       inFlight = new AbortController();
       try {
-        const fresh = await fetchThreadPage(getBrowserClient(), FIRST_PAGE, search, { signal: inFlight.signal });
+        const fresh = await fetchThreadPage(await loadBrowserClient(), FIRST_PAGE, search, { signal: inFlight.signal });
         qc.setQueryData<InfiniteData<ThreadPage, PageParam>>(threadKeys.list(search), (data) => withFreshFirstPage(data, fresh));
         if (search === "") void qc.refetchQueries({ queryKey: threadKeys.starred(), exact: true });
       } catch {

@@ -2,7 +2,7 @@
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { toast } from "sonner";
-import { getBrowserClient } from "./api-client";
+import { loadBrowserClient } from "./api-client";
 import { errorTextForPeople } from "./error-text";
 import { recordRunActivity, recordStreamTitle } from "./live-titles";
 import { runRegistry } from "./run-registry";
@@ -15,7 +15,7 @@ interface Follow {
 /** Joins one run's stream (replayed from its start) and records every title its values carry. */
 async function followRun(qc: QueryClient, threadId: string, runId: string, signal: AbortSignal) {
   try {
-    const events = getBrowserClient().runs.joinStream(threadId, runId, {
+    const events = (await loadBrowserClient()).runs.joinStream(threadId, runId, {
       signal,
       lastEventId: "-1",
       streamMode: ["values"],

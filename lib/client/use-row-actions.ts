@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toast } from "sonner";
 import { actionErrorText } from "./action-error";
-import { getBrowserClient } from "./api-client";
+import { loadBrowserClient } from "./api-client";
 import { broadcast } from "./cross-tab";
 import { holdDelete, releaseDelete } from "./pending-deletes";
 import { browserStorage, forgetConversationDrafts } from "./use-draft";
@@ -20,7 +20,7 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
     async (threadId: string, starred: boolean) => {
       patchRow(qc, threadId, (p) => ({ ...p, starred }));
       try {
-        await getBrowserClient().threads.update(threadId, { metadata: { starred } });
+        await (await loadBrowserClient()).threads.update(threadId, { metadata: { starred } });
         broadcast({ type: "starred", threadId, starred });
       } catch (err) {
         patchRow(qc, threadId, (p) => ({ ...p, starred: !starred }));
@@ -44,7 +44,7 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
       };
       const remove = async (): Promise<void> => {
         try {
-          await getBrowserClient().threads.delete(threadId);
+          await (await loadBrowserClient()).threads.delete(threadId);
           broadcast({ type: "deleted", threadId });
           void forgetConversationDrafts(browserStorage(), threadId);
         } catch (err) {

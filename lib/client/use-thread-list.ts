@@ -1,7 +1,7 @@
 "use client";
 import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { getBrowserClient } from "./api-client";
+import { loadBrowserClient } from "./api-client";
 import { useRefreshFirstPageOnReturn } from "./first-page-refresh";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
@@ -43,7 +43,7 @@ export function useThreadList(
   const [seed] = useState(() => ({ page: restamp(initial.page), starred: restamp(initial.starred) }));
   const query = useInfiniteQuery({
     queryKey: threadKeys.list(search),
-    queryFn: ({ pageParam, signal }) => fetchThreadPage(getBrowserClient(), pageParam, search, { signal }),
+    queryFn: async ({ pageParam, signal }) => fetchThreadPage(await loadBrowserClient(), pageParam, search, { signal }),
     initialPageParam: FIRST_PAGE,
     getNextPageParam: nextPageParam,
     initialData:
@@ -57,7 +57,7 @@ export function useThreadList(
   });
   const starred = useQuery({
     queryKey: threadKeys.starred(),
-    queryFn: ({ signal }) => fetchStarredPage(getBrowserClient(), signal),
+    queryFn: async ({ signal }) => fetchStarredPage(await loadBrowserClient(), signal),
     initialData: seed.starred,
     staleTime: Infinity,
     gcTime: Infinity,
@@ -71,7 +71,7 @@ export function useThreadList(
   const openIsListed = !openId || holds(pages, openId) || holds(starredPage ? [starredPage] : [], openId) || Boolean(patches[openId]?.draft);
   const openRow = useQuery({
     queryKey: threadKeys.one(openId ?? ""),
-    queryFn: ({ signal }) => fetchThreadRowPage(getBrowserClient(), openId ?? "", signal),
+    queryFn: async ({ signal }) => fetchThreadRowPage(await loadBrowserClient(), openId ?? "", signal),
     enabled: !openIsListed,
     staleTime: Infinity,
     gcTime: 5 * 60_000,

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { normalizeUserTitle, titleFactOf } from "@/lib/title";
 import { actionErrorText } from "./action-error";
 import { usesStandardApi } from "./api-flavor";
-import { apiErrorCode, apiErrorMessage, apiErrorStatus, getBrowserClient, requestTitleRegenerate } from "./api-client";
+import { apiErrorCode, apiErrorMessage, apiErrorStatus, loadBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle } from "./live-titles";
 import { offerRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
@@ -27,7 +27,7 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
   patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
   const clearOwnEdit = () => patchRow(qc, threadId, (p) => (p.edit?.at === at ? { ...p, edit: undefined } : p));
   try {
-    const res: unknown = await getBrowserClient().threads.updateState(threadId, { values: { title: raw } });
+    const res: unknown = await (await loadBrowserClient()).threads.updateState(threadId, { values: { title: raw } });
     const fact = titleFactOf(res);
     const settled = fact.title ? fact : { title: local.title, source: { kind: "user" as const } };
     recordServerTitle(qc, threadId, settled);

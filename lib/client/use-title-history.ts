@@ -1,7 +1,7 @@
 "use client";
 import type { Config, ThreadStateSelectField } from "@langchain/langgraph-sdk";
 import { useQuery } from "@tanstack/react-query";
-import { getBrowserClient } from "./api-client";
+import { loadBrowserClient } from "./api-client";
 import { titleRevisions, type HistoryEntry, type TitleRevision } from "./title-revisions";
 
 /** How many revisions the panel lists; older ones are cut off (and said so). */
@@ -22,7 +22,7 @@ export const titleHistoryKey = (threadId: string) => ["title-history", threadId]
 
 /** Reads checkpoint history page by page until it holds more revisions than the panel shows. */
 export async function fetchTitleHistory(threadId: string, signal?: AbortSignal): Promise<TitleHistory> {
-  const client = getBrowserClient();
+  const client = await loadBrowserClient();
   const entries: HistoryEntry[] = [];
   let before: Config | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
