@@ -36,6 +36,25 @@ test("drafts are kept per conversation and for the new-conversation page, across
   await expect(chat.input).toHaveValue("half-written for B");
 });
 
+test("before the page is live the composer takes no typing (it would be written over when the page takes the box over)", async ({ browser, baseURL, chat }) => {
+  const id = await chat.startConversation("A conversation opened before its page is live");
+  await chat.waitForAnswerToFinish();
+  // No scripts at all: the page as the server sends it, which is what a person has until it is live.
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  try {
+    const page = await context.newPage();
+    for (const path of ["/", `/c/${id}`]) {
+      await page.goto(path);
+      const input = page.getByTestId("composer-input");
+      await expect(input).toHaveAttribute("readonly", "");
+      await input.press("a");
+      await expect(input).toHaveValue("");
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 test("a long draft (a pasted 60,000-character text) is kept whole across switching and reload", async ({ page, chat, sidebar }) => {
   const id = await chat.startConversation("A conversation for a long paste");
   await chat.waitForAnswerToFinish();
