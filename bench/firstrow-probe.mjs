@@ -15,6 +15,8 @@
 //   rowPaint  Element Timing's renderTime of the first row (set as the parser inserts it): when
 //          the row was painted, whenever the harness looked
 //   fcp    first-contentful-paint, load = loadEventStart
+//   composer  when the composer took input (live and its draft restored: data-draft-restored), so
+//          that a page that paints sooner by loading its chat later shows what that costs
 // --control adds "<first dist> without JS": the same server's HTML with its <script src> tags
 // removed, served from here (its /_next/ files proxied), to show what the scripts cost.
 // --minimal adds "one-row page": a page of one row and nothing else, served from here: what this
@@ -86,7 +88,7 @@ try {
     });
     await new Promise((ok) => proxy.listen(port, "127.0.0.1", ok));
     servers.push({ proxy });
-    targets.push({ name: `${targets[0].name} without JS`, url: `http://127.0.0.1:${port}/` });
+    targets.push({ name: `${targets[0].name} without JS`, url: `http://127.0.0.1:${port}/`, inert: true });
   }
   if (minimal) {
     const port = await freePort();
@@ -96,7 +98,7 @@ try {
     });
     await new Promise((ok) => page.listen(port, "127.0.0.1", ok));
     servers.push({ proxy: page });
-    targets.push({ name: "one-row page", url: `http://127.0.0.1:${port}/` });
+    targets.push({ name: "one-row page", url: `http://127.0.0.1:${port}/`, inert: true });
   }
 
   if (!targets.length) throw new Error("nothing to measure: --dist=…, --urls=… and/or --minimal");
@@ -115,6 +117,13 @@ try {
         const page = await context.newPage();
         await page.addInitScript(recordFirstRowPaint);
         await page.addInitScript(() => {
+          window.__composerLive = new Promise((done) => {
+            const live = () => document.querySelector('[data-testid="composer-input"][data-draft-restored]');
+            const watch = new MutationObserver(() => live() && (watch.disconnect(), done(performance.now())));
+            watch.observe(document, { subtree: true, childList: true, attributes: true });
+          });
+        });
+        await page.addInitScript(() => {
           const query = Document.prototype.querySelector;
           Document.prototype.querySelector = function (selector) {
             if (String(selector).includes("thread-row")) window.__rowCheckAt = performance.now();
@@ -128,7 +137,7 @@ try {
         await page.goto(t.url, { waitUntil: "commit" });
         const visible = await firstRowSeen(page);
         await page.waitForLoadState("load");
-        const r = await page.evaluate(async () => {
+        const r = await page.evaluate(async (inert) => {
           // The paint entry is queued after the frame is presented, which can be after `load`.
           const fcp = await new Promise((done) => {
             new PerformanceObserver((list) => {
@@ -137,8 +146,10 @@ try {
             }).observe({ type: "paint", buffered: true });
             setTimeout(() => done(NaN), 3000);
           });
-          return { check: window.__rowCheckAt, rowPaint: await window.__rowPaint, fcp, load: performance.getEntriesByType("navigation")[0].loadEventStart };
-        });
+          // A page without scripts (the control, the one-row page) never takes input.
+          const composer = inert ? NaN : await Promise.race([window.__composerLive, new Promise((done) => setTimeout(() => done(NaN), 10_000))]);
+          return { check: window.__rowCheckAt, rowPaint: await window.__rowPaint, fcp, load: performance.getEntriesByType("navigation")[0].loadEventStart, composer };
+        }, Boolean(t.inert));
         if (traceDir) await browser.stopTracing();
         t.runs.push({ visible, ...r });
         await context.close();
@@ -150,10 +161,11 @@ try {
   const med = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
   const fmt = (runs, k) => {
     const v = runs.map((r) => r[k]);
+    if (v.every((x) => Number.isNaN(x))) return `${k} —`;
     return `${k} ${Math.round(med(v))} (${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))})`;
   };
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${visits} interleaved visits each; ms after navigation start, median (min–max)`);
-  for (const t of targets) console.log(`${t.name.padEnd(24)} ${["visible", "check", "rowPaint", "fcp", "load"].map((k) => fmt(t.runs, k)).join(" | ")}`);
+  for (const t of targets) console.log(`${t.name.padEnd(24)} ${["visible", "check", "rowPaint", "fcp", "load", "composer"].map((k) => fmt(t.runs, k)).join(" | ")}`);
 } finally {
   for (const s of servers) {
     s.proxy?.close();
