@@ -160,8 +160,10 @@ try {
   }
   const med = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
   const fmt = (runs, k) => {
-    const v = runs.map((r) => r[k]);
-    if (v.every((x) => Number.isNaN(x))) return `${k} —`;
+    // NaN: not measured on that visit (a page without scripts, or a composer that never took input within 10 s).
+    const v = runs.map((r) => r[k]).filter((x) => !Number.isNaN(x));
+    if (!v.length) return `${k} —`;
+    if (v.length < runs.length) k = `${k} (${v.length} of ${runs.length})`;
     return `${k} ${Math.round(med(v))} (${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))})`;
   };
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${visits} interleaved visits each; ms after navigation start, median (min–max)`);

@@ -36,7 +36,7 @@ test("drafts are kept per conversation and for the new-conversation page, across
   await expect(chat.input).toHaveValue("half-written for B");
 });
 
-test("before the page is live the composer takes no typing (it would be written over when the page takes the box over)", async ({ browser, baseURL, chat }) => {
+test("the composer as the server sends it (what a person has until the page is live) is read-only, so typing there is not taken", async ({ browser, baseURL, chat }) => {
   const id = await chat.startConversation("A conversation opened before its page is live");
   await chat.waitForAnswerToFinish();
   // No scripts at all: the page as the server sends it, which is what a person has until it is live.
@@ -334,12 +334,14 @@ test("a sending tab too busy to answer at first keeps its young send: the other 
   }, id);
   const otherChat = new ChatPage(other);
   await otherChat.open(id);
-  await expect(otherChat.input).toHaveAttribute("readonly", "");
   // A question waits ANSWER_WAIT_MS (250 ms); polled by a timer due later than the question's own.
   await other.waitForFunction(() => {
     const w = window as unknown as { asked: number[] };
     return w.asked.length === 1 && Date.now() > w.asked[0] + 400;
   }, undefined, { polling: 50 });
+  // The first question went unanswered: the page is live, and the box is still read-only, its draft not yet put back.
+  await expect(otherChat.input).toHaveAttribute("readonly", "");
+  await expect(otherChat.input).not.toHaveAttribute("data-draft-restored");
   await debug.send("Debugger.resume");
   await debug.detach();
 

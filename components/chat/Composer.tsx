@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
@@ -22,6 +22,8 @@ interface ComposerProps {
   putBack?: SentMessage | null;
 }
 
+const noSubscription = () => () => {};
+
 /** A message as the user sent it: its id, its text and its files. */
 export type SentMessage = { id: string; text: string; attachments: readonly ComposerAttachment[] };
 /** Text and files to put back into the box. */
@@ -30,6 +32,8 @@ export type PutBack = Omit<SentMessage, "id">;
 /** Message box: Enter sends, Shift+Enter breaks the line; Stop while an answer streams. Takes files too. */
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
   const [text, setText, draftRestored, takenSend, askingOtherTab] = useDraft(draftKey, delivered);
+  // False in the server's HTML and while hydrating, true from then on (a new draft key later keeps it).
+  const live = useSyncExternalStore(noSubscription, () => true, () => false);
   const files = useComposerAttachments(draftKey, draftRestored, takenSend);
   const putBackDone = useRef<string | null>(null);
   const { restore } = files;
@@ -86,9 +90,9 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
             placeholder="Send a message"
             rows={1}
             value={text}
-            // Read-only until the page is live and the draft is back (the server renders it so): a
-            // keystroke before then would be written over when the page takes the box over.
-            readOnly={askingOtherTab || !draftRestored}
+            // Read-only until the page is live (the server renders it so): a keystroke before then
+            // would be written over when the page takes the box over.
+            readOnly={askingOtherTab || !live}
             autoFocus={autoFocus}
             onChange={(e) => setText(e.target.value)}
             onPaste={(e) => {

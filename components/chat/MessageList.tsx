@@ -1,18 +1,8 @@
 "use client";
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { ChatLine } from "@/lib/client/chat-messages";
 import { MessageAttachments } from "./AttachmentChips";
-
-// The markdown renderer is a fifth of the page's JavaScript, and the new-conversation page shows
-// no answer: it loads after the page's first paint (preloadMarkdown), not with the page. Until
-// it has, an answer shows as its plain text.
-const loadMarkdown = () => import("./Markdown");
-const Markdown = lazy(() => loadMarkdown().then((m) => ({ default: m.Markdown })));
-const preloadMarkdown = () => {
-  const load = () => void loadMarkdown().catch(() => undefined);
-  if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 2000 });
-  else setTimeout(load, 200);
-};
+import { Markdown } from "./Markdown";
 
 interface MessageListProps {
   lines: ChatLine[];
@@ -25,7 +15,6 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const lastText = lines.length ? lines[lines.length - 1].text : "";
-  useEffect(preloadMarkdown, []);
 
   useEffect(() => {
     const el = scrollRef.current;
@@ -62,9 +51,7 @@ export function MessageList({ lines, streaming, children }: MessageListProps) {
               data-stopped={line.stopped ? "true" : undefined}
               className="min-w-0"
             >
-              <Suspense fallback={<p className="whitespace-pre-wrap break-words leading-relaxed">{line.text}</p>}>
-                <Markdown text={line.text} />
-              </Suspense>
+              <Markdown text={line.text} />
               {line.stopped ? (
                 <p data-testid="stopped-mark" className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
                   Stopped

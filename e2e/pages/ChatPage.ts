@@ -52,7 +52,6 @@ export class ChatPage {
     await expect(this.input).toHaveValue(text);
   }
 
-  /** Types and sends with Enter. */
   /**
    * Files into the composer through its file input, once the page is live: a person's click on
    * the paperclip does nothing before then, and a file set on the input then would go unseen.
@@ -62,6 +61,7 @@ export class ChatPage {
     await this.page.getByTestId("attach-input").setInputFiles(files);
   }
 
+  /** Types and sends with Enter. */
   async send(text: string) {
     await this.input.fill(text);
     await this.input.press("Enter");

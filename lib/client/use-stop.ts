@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef } from "react";
-import { loadBrowserClient } from "./api-client";
+import { getBrowserClient } from "./sdk-client";
 import { runRegistry } from "./run-registry";
 import { inputMessageIds, isUnfinishedRun } from "./unsent";
 
@@ -42,7 +42,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
 
   const stop = useCallback(
     async (stopStream: () => Promise<void>, sentMessageId?: string): Promise<S | null> => {
-      const client = await loadBrowserClient();
+      const client = getBrowserClient();
       const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
       const run =
         threadId && stored
@@ -68,7 +68,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
 
 /** Cancels the thread's pending or running runs whose input holds message `messageId`. */
 async function cancelRunsOf(threadId: string, messageId: string): Promise<void> {
-  const client = await loadBrowserClient();
+  const client = getBrowserClient();
   const runs = await client.runs.list(threadId, { limit: 20 }).catch(() => []);
   const carrying = runs.filter((r) => isUnfinishedRun(r) && inputMessageIds([r]).includes(messageId));
   await Promise.all(carrying.map((r) => client.runs.cancel(threadId, r.run_id, true).catch(() => undefined)));

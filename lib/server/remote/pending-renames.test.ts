@@ -256,6 +256,37 @@ describe("pending renames", () => {
     expect(journal.all().map((e) => e.title)).toEqual(["Mine"]);
   });
 
+  it("close that lands while a failed write is being answered stops the loop at once, not after the pause that failure would take", async () => {
+    journal = openTestJournal();
+    let writes = 0;
+    let closedAt = 0;
+    let closing: Promise<void> | null = null;
+    const upstream: UpstreamFetch = async (p, init) => {
+      if (p.endsWith("/state") && init.method === "POST") {
+        if (++writes === 1) return new Response('{"detail":"Thread is busy"}', { status: 409 });
+        // The loop's write: the server goes away while answering it.
+        closedAt = performance.now();
+        closing = renames.close();
+        return new Response("<html>Bad gateway</html>", { status: 502 });
+      }
+      if (p.includes("/runs?")) return Response.json([]);
+      return Response.json({});
+    };
+    const renames: PendingRenames = new TestRenames(upstream, journal);
+    silenced = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      await renames.rename("t1", { title: "Mine", title_source: { kind: "user" } }, null);
+      await vi.waitFor(() => expect(closing).not.toBeNull());
+      await closing;
+      // A 502 is followed by a 1 s pause; the stop cuts it to nothing.
+      expect(performance.now() - closedAt).toBeLessThan(500);
+      expect(writes).toBe(2);
+      expect(journal.all().map((e) => e.title)).toEqual(["Mine"]);
+    } finally {
+      silenced?.mockRestore();
+    }
+  });
+
   it("a waiting rename shows in list rows whichever way they carry the title: `extracted` or `values`", async () => {
     journal = openTestJournal();
     const renames = new TestRenames(scriptedUpstream().upstream, journal);

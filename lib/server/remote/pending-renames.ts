@@ -43,6 +43,7 @@ type Waiting = { values: RenameValues; who: ThreadlineUser | null; done: Promise
 /** A timer that does not keep the process alive (a rename that waits is not a reason to stay up); `stop` ends it early. */
 const pauseFor = (ms: number, stop: AbortSignal, onWake?: (wake: () => void) => void) =>
   new Promise<void>((resolve) => {
+    if (stop.aborted) return resolve();
     const end = () => (clearTimeout(timer), stop.removeEventListener("abort", end), resolve());
     const timer = setTimeout(end, ms);
     timer.unref?.();
@@ -151,9 +152,11 @@ export class PendingRenames {
   }
 
   /**
-   * Stops every loop (a test's end; a server going down): no request goes out after it resolves.
-   * What still waits stays in the journal, for the next start to take up (resume); a rename
-   * arriving later is journalled and left to that start too.
+   * Stops every waiting loop (tests call it; the app has no shutdown hook that does): once it
+   * resolves, no loop sends anything more, and requests they had under way are aborted. What still
+   * waits stays in the journal, for the next start to take up (resume). rename() itself still
+   * writes straight through after close; if that write is refused as busy, the rename is
+   * journalled and left to the next start, with no loop.
    */
   async close(): Promise<void> {
     this.closing.abort();
