@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx", "bench/**/*.test.mjs"],
+    include: ["lib/**/*.test.ts", "lib/**/*.test.tsx", "app/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx", "bench/**/*.test.mjs"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,9 +1,10 @@
 "use client";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
 import { useDraft } from "@/lib/client/use-draft";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
 import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./AttachmentChips";
 
@@ -22,8 +23,6 @@ interface ComposerProps {
   putBack?: SentMessage | null;
 }
 
-const noSubscription = () => () => {};
-
 /** A message as the user sent it: its id, its text and its files. */
 export type SentMessage = { id: string; text: string; attachments: readonly ComposerAttachment[] };
 /** Text and files to put back into the box. */
@@ -33,7 +32,7 @@ export type PutBack = Omit<SentMessage, "id">;
 export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, delivered, putBack }: ComposerProps) {
   const [text, setText, draftRestored, takenSend, askingOtherTab] = useDraft(draftKey, delivered);
   // False in the server's HTML and while hydrating, true from then on (a new draft key later keeps it).
-  const live = useSyncExternalStore(noSubscription, () => true, () => false);
+  const live = useHydrated();
   const files = useComposerAttachments(draftKey, draftRestored, takenSend);
   const putBackDone = useRef<string | null>(null);
   const { restore } = files;

@@ -1,8 +1,7 @@
 "use client";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { TZ_COOKIE } from "./calendar-cookie";
-
-const noSubscription = () => () => {};
+import { useHydrated } from "./use-hydrated";
 
 /**
  * The calendar for date groups. While hydrating, the offset the server rendered with (so the
@@ -10,7 +9,7 @@ const noSubscription = () => () => {};
  * browser reports its offset in a cookie so later server renders already use it.
  */
 export function useCalendarOffset(rendered: number): number | null {
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useHydrated();
   useEffect(() => {
     document.cookie = `${TZ_COOKIE}=${-new Date().getTimezoneOffset()}; path=/; max-age=31536000; samesite=lax`;
   }, []);
