@@ -17,6 +17,8 @@
 //   fcp    first-contentful-paint, load = loadEventStart
 //   composer  when the composer took input (live and its draft restored: data-draft-restored), so
 //          that a page that paints sooner by loading its chat later shows what that costs
+//   and the way there, from Navigation and Resource Timing: the HTML's first and last byte, the
+//          stylesheet asked for and in, domInteractive (the parser done): what comes before a paint
 // --control adds "<first dist> without JS": the same server's HTML with its <script src> tags
 // removed, served from here (its /_next/ files proxied), to show what the scripts cost.
 // --minimal adds "one-row page": a page of one row and nothing else, served from here: what this
@@ -148,7 +150,21 @@ try {
           });
           // A page without scripts (the control, the one-row page) never takes input.
           const composer = inert ? NaN : await Promise.race([window.__composerLive, new Promise((done) => setTimeout(() => done(NaN), 10_000))]);
-          return { check: window.__rowCheckAt, rowPaint: await window.__rowPaint, fcp, load: performance.getEntriesByType("navigation")[0].loadEventStart, composer };
+          const nav = performance.getEntriesByType("navigation")[0];
+          const css = performance.getEntriesByType("resource").filter((e) => e.initiatorType === "link" && e.name.endsWith(".css"));
+          return {
+            check: window.__rowCheckAt,
+            rowPaint: await window.__rowPaint,
+            fcp,
+            load: nav.loadEventStart,
+            composer,
+            html: nav.responseStart,
+            htmlEnd: nav.responseEnd,
+            // The render-blocking stylesheet: asked for, and in (NaN on a page without one).
+            cssAsked: css.length ? Math.min(...css.map((e) => e.startTime)) : NaN,
+            cssIn: css.length ? Math.max(...css.map((e) => e.responseEnd)) : NaN,
+            parsed: nav.domInteractive,
+          };
         }, Boolean(t.inert));
         if (traceDir) await browser.stopTracing();
         t.runs.push({ visible, ...r });
@@ -168,6 +184,8 @@ try {
   };
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${visits} interleaved visits each; ms after navigation start, median (min–max)`);
   for (const t of targets) console.log(`${t.name.padEnd(24)} ${["visible", "check", "rowPaint", "fcp", "load", "composer"].map((k) => fmt(t.runs, k)).join(" | ")}`);
+  console.log("the way there (Navigation and Resource Timing): html = its first byte, htmlEnd = its last, css = the stylesheet asked for / in, parsed = domInteractive");
+  for (const t of targets) console.log(`${t.name.padEnd(24)} ${["html", "htmlEnd", "cssAsked", "cssIn", "parsed", "fcp"].map((k) => fmt(t.runs, k)).join(" | ")}`);
 } finally {
   for (const s of servers) {
     s.proxy?.close();
