@@ -56,3 +56,50 @@ test("Esc cancels an edit; an empty title is refused with a message and nothing 
   await page.keyboard.press("Escape");
   await expect(sidebar.editor).toBeHidden();
 });
+
+test("a rename left by a click elsewhere is saved, and the focus stays where the click put it", async ({ page, chat, sidebar }) => {
+  const id = await chat.startConversation("Plan a weekend of hiking in the Alps");
+  await chat.waitForAnswerToFinish();
+  const other = await apiClient().threads.create();
+  await apiClient().threads.updateState(other.thread_id, { values: { title: "The other conversation" } });
+  await page.reload();
+  await expect(sidebar.rowTitle(other.thread_id)).toHaveText("The other conversation");
+
+  // In the sidebar, then a click on the composer: what is typed next goes there.
+  await sidebar.startEditing(id, "double-click");
+  await sidebar.editor.fill("Alps hiking weekend");
+  await chat.input.click();
+  await expect(sidebar.editor).toBeHidden();
+  await expect(sidebar.rowTitle(id)).toHaveText("Alps hiking weekend");
+  await expect(sidebar.rowLock(id)).toBeVisible();
+  await page.keyboard.type("hello there");
+  await expect(chat.input).toBeFocused();
+  await expect(chat.input).toHaveValue("hello there");
+
+  // The same, left unchanged, then a click on the search box.
+  await sidebar.startEditing(id, "double-click");
+  await sidebar.search.click();
+  await expect(sidebar.editor).toBeHidden();
+  await page.keyboard.type("alps");
+  await expect(sidebar.search).toBeFocused();
+  await expect(sidebar.search).toHaveValue("alps");
+  await sidebar.search.fill("");
+
+  // In the header, then a click on the composer.
+  await chat.title.dblclick();
+  await expect(chat.titleEditor).toBeFocused();
+  await chat.titleEditor.fill("Alps, three days");
+  await chat.input.click();
+  await expect(chat.titleEditor).toBeHidden();
+  await chat.expectTitle("Alps, three days");
+  await expect(chat.input).toBeFocused();
+
+  // A click on the conversation's bare header edge focuses the conversation (<main tabindex=-1>):
+  // the focus stays there too, not pulled back to the title.
+  await chat.title.dblclick();
+  await chat.titleEditor.fill("Alps, four days");
+  await page.getByTestId("chat-view").locator("header").click({ position: { x: 2, y: 2 } });
+  await expect(chat.titleEditor).toBeHidden();
+  await chat.expectTitle("Alps, four days");
+  await expect(page.locator("main#conversation")).toBeFocused();
+});

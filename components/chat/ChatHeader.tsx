@@ -33,6 +33,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
     const exit = returnFocus.current;
     if (editing || !exit) return;
     returnFocus.current = null;
+    if (exit === "away") return;
     if (exit === "key" || !document.activeElement || document.activeElement === document.body) titleRef.current?.focus();
   }, [editing]);
 

@@ -74,8 +74,9 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     () => ({
       startEdit: setEditingId,
       endEdit: (id, exit) => {
-        // Keys (Enter/Esc) return focus to the row; leaving by blur only if focus fell to the page.
-        focusRequest.current = { threadId: id, always: exit === "key" };
+        // Keys (Enter/Esc) return focus to the row; a blur only if focus fell to the page; focus
+        // that left for another element (a click on the composer, another row) stays there.
+        if (exit !== "away") focusRequest.current = { threadId: id, always: exit === "key" };
         setEditingId(null);
       },
       rename,

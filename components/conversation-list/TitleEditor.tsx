@@ -5,8 +5,12 @@ import { toast } from "sonner";
 import { normalizeUserTitle } from "@/lib/title";
 import type { RenameResult } from "@/lib/client/use-title-actions";
 
-/** How the editor closed: by a key (Enter/Escape: focus goes back to the title) or by leaving it. */
-export type EditorExit = "key" | "blur";
+/**
+ * How the editor closed: by a key (Enter/Escape: focus goes back to the title), by leaving it for
+ * another element ("away": focus stays there), or by leaving it for nowhere (a click on the page:
+ * "blur"). The blur comes before the focus lands, so only the event can tell the last two apart.
+ */
+export type EditorExit = "key" | "blur" | "away";
 
 interface TitleEditorProps {
   initial: string;
@@ -90,7 +94,11 @@ export function TitleEditor({ initial, rename, onClose, className }: TitleEditor
           }
         }}
         // After a refusal, leaving the field gives up (nothing changes) instead of retrying.
-        onBlur={() => (error ? close("blur") : void save("blur"))}
+        onBlur={(e) => {
+          const exit = e.relatedTarget ? "away" : "blur";
+          if (error) close(exit);
+          else void save(exit);
+        }}
         className="h-8 w-full rounded border border-blue-600 bg-white px-1.5 text-sm outline-none ring-2 ring-blue-600/30 dark:border-blue-400 dark:bg-neutral-900"
       />
       {error ? (
