@@ -81,6 +81,11 @@ test.describe("a long list", () => {
     await page.goto("/");
     await expect(sidebar.rows.first()).toBeVisible();
     await sidebar.scroller.evaluate((el) => el.scrollBy(0, 5000));
+    // The next page has come (the list is virtual from there on); back to the top, the rows
+    // below are scrolled into view again before they are picked.
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    await sidebar.scroller.evaluate((el) => el.scrollTo(0, 0));
+    await expect(sidebar.rows.first()).toBeInViewport();
     const row = sidebar.rows.nth(12);
     await expect(row).toBeVisible();
     const id = (await row.getAttribute("data-thread-id"))!;
@@ -112,8 +117,13 @@ test.describe("a long list", () => {
     // Keyboard: ← to the link, ↓ to the next row (its tooltip follows focus), → Enter opens its menu.
     await page.keyboard.press("ArrowLeft");
     await expect(sidebar.link(other)).toBeFocused();
+    // The row after it on screen (taken before the key: the window may move with the focus).
+    const nextId = await sidebar.rows.evaluateAll((rows, other) => {
+      const at = rows.findIndex((r) => (r as HTMLElement).dataset.threadId === other);
+      return (rows[at + 1] as HTMLElement).dataset.threadId!;
+    }, other);
     await page.keyboard.press("ArrowDown");
-    const next = sidebar.rows.nth(14);
+    const next = sidebar.row(nextId);
     await expect(next.getByTestId("thread-link")).toBeFocused();
     await expect(sidebar.tooltip().title).toHaveText((await next.getByTestId("thread-title").textContent())!);
     await page.keyboard.press("ArrowRight");
@@ -142,5 +152,37 @@ test.describe("a long list", () => {
     await expect(sidebar.groups.first()).toHaveText("Starred");
     await expect(sidebar.groups.nth(1)).toHaveText("Previous 7 days");
     await expect(sidebar.groups.filter({ hasText: "Today" })).toHaveCount(0);
+  });
+
+  test("growing past one page keeps the scroll position and the focused row (the plain list becomes the virtual one)", async ({ page, sidebar }) => {
+    await page.goto("/");
+    await expect(sidebar.rows.first()).toBeVisible();
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "false");
+    // By the wheel's steps: the next page loads near the end, and the list is virtual from then on.
+    let before = 0;
+    for (let step = 0; step < 30 && (await sidebar.scroller.getAttribute("data-virtual")) === "false"; step++) {
+      before = await sidebar.scroller.evaluate((el) => el.scrollTop);
+      await sidebar.scroller.hover();
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(150);
+    }
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    expect(before).toBeGreaterThan(0);
+    await page.waitForTimeout(300);
+    expect(await sidebar.scroller.evaluate((el) => el.scrollTop)).toBeGreaterThanOrEqual(before);
+
+    // By keys: End scrolls the plain list to its last row and focuses it; the next page comes,
+    // and the focus stays on that row.
+    await page.reload();
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "false");
+    const lastId = await sidebar.rows.last().getAttribute("data-thread-id");
+    await sidebar.rows.first().getByTestId("thread-link").focus();
+    await page.keyboard.press("End");
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    await expect(sidebar.link(lastId!)).toBeFocused();
+    await expect(sidebar.link(lastId!)).toBeInViewport();
+    await page.keyboard.press("ArrowDown");
+    await expect(sidebar.root.locator(":focus")).toHaveAttribute("data-testid", "thread-link");
+    await expect(sidebar.link(lastId!)).not.toBeFocused();
   });
 });

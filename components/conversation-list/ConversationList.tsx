@@ -116,6 +116,24 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     if (scrollRef.current) rowMenuButton(scrollRef.current, id)?.focus();
   }, []);
 
+  // Growing past VIRTUALIZE_ABOVE swaps the plain list for the virtual one, which remounts every
+  // row: the row that had the focus gets it back. The virtual list renders its rows (the Tab stop
+  // among them) in a second render of its own, so the focus is given on the next frame.
+  const virtual = model.rows.length > VIRTUALIZE_ABOVE;
+  const rowFocused = useRef(false);
+  const wasVirtual = useRef(virtual);
+  useLayoutEffect(() => {
+    if (wasVirtual.current === virtual) return;
+    wasVirtual.current = virtual;
+    const container = scrollRef.current;
+    const focusFell = () => !document.activeElement || document.activeElement === document.body;
+    if (!container || !focusedId || !rowFocused.current || !focusFell()) return;
+    const frame = requestAnimationFrame(() => {
+      if (focusFell()) rowLink(container, focusedId)?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [virtual, focusedId]);
+
   // Focus is never dropped to the page: after a rename or a delete it goes to a row.
   useLayoutEffect(() => {
     const request = focusRequest.current;
@@ -166,7 +184,6 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
       />
     );
 
-  const virtual = model.rows.length > VIRTUALIZE_ABOVE;
   const searching = search !== "";
   return (
     <nav aria-label="Conversations" data-testid="conversation-list" className="flex min-h-0 flex-1 flex-col">
@@ -185,7 +202,12 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         }}
         onFocus={(e) => {
           const id = rowIdOf(e.target);
+          rowFocused.current = id !== null;
           if (id) setFocusedId(id);
+        }}
+        onBlur={(e) => {
+          // Focus that went elsewhere; a row removed with the focus on it leaves this as it was.
+          if (e.relatedTarget && !rowIdOf(e.relatedTarget)) rowFocused.current = false;
         }}
         // `relative`: the tooltip's and the menu's anchors are placed in its scrolled coordinates.
         className="relative min-h-0 flex-1 overflow-y-auto px-2 pb-4"

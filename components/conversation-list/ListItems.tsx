@@ -52,6 +52,9 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
   const estimateSize = useCallback((i: number) => sizeOf(items[i]), [items]);
   const getItemKey = useCallback((i: number) => items[i].key, [items]);
   const getScrollElement = useCallback(() => scrollRef.current, [scrollRef]);
+  // The virtualizer scrolls its element to this offset when it attaches: where the plain list was
+  // scrolled to when it grew past VIRTUALIZE_ABOVE, not the top.
+  const initialOffset = useCallback(() => scrollRef.current?.scrollTop ?? 0, [scrollRef]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -59,6 +62,7 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
     estimateSize,
     getItemKey,
     rangeExtractor,
+    initialOffset,
     overscan: 8,
   });
   const visible = virtualizer.getVirtualItems();

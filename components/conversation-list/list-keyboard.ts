@@ -63,7 +63,11 @@ export function moveFocusInList(e: KeyboardEvent<HTMLDivElement>, pendingEdge: R
     const edge: Edge = e.key === "Home" ? "first" : "last";
     const scrollTarget = edge === "first" ? 0 : container.scrollHeight - container.clientHeight;
     // Already there (or nothing virtual): the edge row is rendered, and no scroll will re-render.
-    if (!virtual || Math.abs(container.scrollTop - scrollTarget) < 1) return focusEdgeLink(container, edge);
+    // A plain list is scrolled there all the same, so the row is seen (and the end's sentinel loads more).
+    if (!virtual || Math.abs(container.scrollTop - scrollTarget) < 1) {
+      container.scrollTop = scrollTarget;
+      return focusEdgeLink(container, edge);
+    }
     pendingEdge.current = edge;
     container.scrollTop = scrollTarget;
     return;
