@@ -15,7 +15,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>
-      <Toaster theme="system" position="bottom-left" closeButton />
+      {/* On a phone (sonner's 600 px) toasts span the width: above the composer, never over it. */}
+      <Toaster theme="system" position="bottom-left" closeButton mobileOffset={{ bottom: "calc(var(--composer-height, 0px) + 8px)" }} />
     </QueryClientProvider>
   );
 }

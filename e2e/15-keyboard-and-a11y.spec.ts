@@ -167,6 +167,26 @@ test.describe("keyboard, focus and accessibility", () => {
     await context.close();
   });
 
+  test("on a phone, a rename's Undo toast sits above the composer, which still takes a tap", async ({ browser }) => {
+    const context = await browser.newContext(MOBILE);
+    const page = await context.newPage();
+    const chat = new ChatPage(page);
+    await chat.open(ids[2]);
+    await chat.renameInHeader("Renamed on a phone");
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Renamed to" });
+    await expect(toast).toBeVisible();
+    // Where it settles (it slides in): its bottom edge above the composer's top.
+    await expect
+      .poll(async () => {
+        const [t, form] = await Promise.all([toast.boundingBox(), chat.input.evaluate((el) => el.closest("form")!.getBoundingClientRect().top)]);
+        return t!.y + t!.height <= form + 1;
+      })
+      .toBe(true);
+    await chat.input.tap();
+    await expect(chat.input).toBeFocused();
+    await context.close();
+  });
+
   test("no serious or critical axe violations, light and dark: home, conversation, row menu, rename editor, mobile drawer", async ({ browser }) => {
     test.setTimeout(240_000);
     const found: string[] = [];

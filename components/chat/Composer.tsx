@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
@@ -23,6 +23,24 @@ interface ComposerProps {
   putBack?: SentMessage | null;
 }
 
+/**
+ * The composer's height as `--composer-height` on the page's root, while it is on the page: phone
+ * toasts are placed above it (components/providers.tsx), never over the box being typed in.
+ */
+function useComposerHeight(formRef: RefObject<HTMLFormElement | null>) {
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const root = document.documentElement.style;
+    const observer = new ResizeObserver(() => root.setProperty("--composer-height", `${form.offsetHeight}px`));
+    observer.observe(form);
+    return () => {
+      observer.disconnect();
+      root.removeProperty("--composer-height");
+    };
+  }, [formRef]);
+}
+
 /** A message as the user sent it: its id, its text and its files. */
 export type SentMessage = { id: string; text: string; attachments: readonly ComposerAttachment[] };
 /** Text and files to put back into the box. */
@@ -44,6 +62,8 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useComposerHeight(formRef);
   const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading && files.overLimit === null;
   const send = () => {
     if (!canSend || streaming) return;
@@ -55,6 +75,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   };
   return (
     <form
+      ref={formRef}
       className="mx-auto w-full max-w-3xl px-4 pb-4"
       onSubmit={(e) => {
         e.preventDefault();
