@@ -12,6 +12,14 @@ describe("offline model", () => {
     expect(offlineReply([new HumanMessage("hello there")])).toBe(a);
   });
 
+  it("quotes the user's text as a bidi isolate, so an override in it cannot reverse the rest of the reply", () => {
+    const reply = offlineReply([new HumanMessage("\u202Eoverride without an end")]);
+    const quote = reply.slice(reply.indexOf("You said: "));
+    expect(quote.startsWith('You said: "\u2068\u202Eoverride without an end\u2069".')).toBe(true);
+    // After the isolate closes, no override or embedding is open.
+    expect(reply.slice(reply.indexOf("\u2069") + 1)).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
   it("streams the reply token by token", async () => {
     const model = createOfflineChatModel({ delayMs: 0 });
     const chunks: string[] = [];
@@ -52,7 +60,7 @@ describe("offline model and attachments", () => {
   it("names every attached file, never their bytes, and quotes the text beside them", () => {
     const reply = offlineReply([new HumanMessage({ content: [{ type: "text", text: "What are these?" }, pdf, png] as never })]);
     expect(reply).toMatch(/^I can see you attached report\.pdf and cat\.png, but I'm Threadline's offline model/);
-    expect(reply).toContain('You said: "What are these?"');
+    expect(reply).toContain('You said: "\u2068What are these?\u2069"');
     expect(reply).not.toContain("JVBERi0");
     expect(reply).not.toContain("iVBOR");
   });

@@ -35,7 +35,9 @@ export function offlineReply(messages: BaseMessage[]): string {
     files.length
       ? `I can see you attached ${listed(files)}, but I'm Threadline's offline model: no language model is configured, so I can't read ${files.length > 1 ? "them" : "it"} or really answer.`
       : "I'm Threadline's offline model: no language model is configured, so I can't really answer.",
-    quoted ? `You said: "${quoted}".` : "",
+    // The quote is a bidi isolate (FSI … PDI): an override or embedding in what the user typed
+    // ends with it, instead of reversing the rest of the reply.
+    quoted ? `You said: "\u2068${quoted}\u2069".` : "",
     "To chat with a real model, set OPENAI_API_KEY (and optionally OPENAI_BASE_URL and CHAT_MODEL) and restart the server.",
   ]
     .filter(Boolean)
