@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { parseTzOffset, TZ_COOKIE } from "@/lib/client/calendar-cookie";
 import { documentTitleFor } from "@/lib/client/document-title";
 import { standardSearchScan } from "@/lib/client/api-flavor";
+import { titleModelSet } from "@/lib/client/title-model-setting";
 import { AppShell } from "@/components/shell/AppShell";
 import { Providers } from "@/components/providers";
 import { usesRemoteServer } from "@/lib/server/remote";
@@ -40,8 +41,14 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Date groups are rendered in the browser's zone when it has told us (cookie), else ours.
   const tzOffsetMin = parseTzOffset((await cookies()).get(TZ_COOKIE)?.value) ?? -new Date(serverNow).getTimezoneOffset();
   return (
-    // data-api / data-search-scan: in front of a LangGraph server the browser uses the standard API (lib/client/api-flavor).
-    <html lang="en" data-api={usesRemoteServer() ? "standard" : undefined} data-search-scan={standardSearchScan() ?? undefined}>
+    // data-api / data-search-scan: in front of a LangGraph server the browser uses the standard API (lib/client/api-flavor);
+    // data-title-model: a title model names conversations (lib/client/title-model-setting).
+    <html
+      lang="en"
+      data-api={usesRemoteServer() ? "standard" : undefined}
+      data-search-scan={standardSearchScan() ?? undefined}
+      data-title-model={titleModelSet() ? "on" : undefined}
+    >
       <body className="min-h-dvh bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         <Providers>
           <AppShell

@@ -1,14 +1,16 @@
 import { expect, fallbackTitle, test } from "./support";
 
-test("“Let AI name this” unpins a renamed conversation and replaces its title", async ({ page, chat, sidebar }) => {
+test("naming it again (“Name it from the first message” without a title model) unpins a renamed conversation and replaces its title", async ({ page, chat, sidebar }) => {
   const text = "Give me a weekly workout plan for running a first 10k";
   const id = await chat.startConversation(text);
   await chat.waitForAnswerToFinish();
   await sidebar.rename(id, "My running plan");
   await expect(sidebar.rowLock(id)).toBeVisible();
 
-  // The menu offers it only on pinned rows.
-  await sidebar.menuItem(id, "menu-regenerate");
+  // The menu offers it only on pinned rows; with no title model set, it says no AI is involved.
+  await sidebar.openMenu(id);
+  await expect(page.getByTestId("menu-regenerate")).toHaveText("Name it from the first message");
+  await page.getByTestId("menu-regenerate").click();
   await expect(sidebar.rowLock(id)).toHaveCount(0);
   await expect(sidebar.rowTitle(id)).not.toHaveText("My running plan");
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));

@@ -57,6 +57,12 @@ test("the sidebar shows the fallback at once, then the model's title, naming the
   // Still there after a reload: it was written to the checkpoint and the registry.
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
+
+  // Pinned by a rename, the row offers to let the AI name it again: a title model is set.
+  await sidebar.rename(id, "Our Lisbon list");
+  await sidebar.openMenu(id);
+  await expect(page.getByTestId("menu-regenerate")).toHaveText("Let AI name this");
+  await page.keyboard.press("Escape");
 });
 
 test("title history names the model, and a rename's Undo brings the model's title back with its model", async ({ page }) => {

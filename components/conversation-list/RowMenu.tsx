@@ -7,6 +7,7 @@ import type { RowView } from "@/lib/client/types";
 import { PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/icons";
 import { Tooltip } from "@/components/ui/tooltip";
 import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
+import { regenerateLabel, titleModelSet } from "@/lib/client/title-model-setting";
 import { NO_ANCHOR } from "./list-anchor";
 import { MENU_BUTTON } from "./list-keyboard";
 
@@ -167,7 +168,7 @@ export function RowMenu({ listId, row, anchor, close, refocus, actions }: RowMen
                     actions.regenerate(row.id);
                   }}
                 >
-                  <SparklesIcon /> Let AI name this
+                  <SparklesIcon /> {regenerateLabel(titleModelSet())}
                 </DropdownMenu.Item>
               </Tooltip>
             ) : null}
