@@ -4,6 +4,13 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
 
+/**
+ * Toasts sit above the composer, never over the box being typed in: on a phone they span the width
+ * (below sonner's 600 px), and up to ~1,100 px the bottom-left corner is still the composer's.
+ * `--composer-height` comes from Composer; without a composer on the page, sonner's usual margins.
+ */
+const TOAST_OFFSET = { bottom: "calc(var(--composer-height, 8px) + 8px)" };
+
 /** Query cache (one per tab / per server render), tooltips and toasts. */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -15,8 +22,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>
-      {/* On a phone (sonner's 600 px) toasts span the width: above the composer, never over it. */}
-      <Toaster theme="system" position="bottom-left" closeButton mobileOffset={{ bottom: "calc(var(--composer-height, 0px) + 8px)" }} />
+      <Toaster theme="system" position="bottom-left" closeButton offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
     </QueryClientProvider>
   );
 }

@@ -76,6 +76,16 @@ test("a rename left by a click elsewhere is saved, and the focus stays where the
   await expect(chat.input).toBeFocused();
   await expect(chat.input).toHaveValue("hello there");
 
+  // A title that is refused, then a click on the composer: nothing changes, a toast says why, and
+  // the focus stays in the composer.
+  await sidebar.startEditing(id, "double-click");
+  await sidebar.editor.fill("   ");
+  await chat.input.click();
+  await expect(sidebar.editor).toBeHidden();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Title must not be empty" })).toBeVisible();
+  await expect(sidebar.rowTitle(id)).toHaveText("Alps hiking weekend");
+  await expect(chat.input).toBeFocused();
+
   // The same, left unchanged, then a click on the search box.
   await sidebar.startEditing(id, "double-click");
   await sidebar.search.click();

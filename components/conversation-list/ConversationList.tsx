@@ -12,7 +12,7 @@ import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel"
 import { ConversationRow } from "./ConversationRow";
 import { anchorOver } from "./list-anchor";
 import { focusEdgeLink, moveFocusInList, neighbourRowId, rowIdOf, rowLink, rowMenuButton, type Edge } from "./list-keyboard";
-import { HEADER_HEIGHT, PlainItems, VIRTUALIZE_ABOVE, VirtualItems } from "./ListItems";
+import { HEADER_HEIGHT, PlainItems, VIRTUALIZE_ABOVE, VirtualItems, type FocusHandover } from "./ListItems";
 import { LoadMoreSentinel } from "./LoadMoreSentinel";
 import type { RowActions } from "./row-actions";
 import { RowMenu, type RowMenuActions } from "./RowMenu";
@@ -117,22 +117,15 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   }, []);
 
   // Growing past VIRTUALIZE_ABOVE swaps the plain list for the virtual one, which remounts every
-  // row: the row that had the focus gets it back. The virtual list renders its rows (the Tab stop
-  // among them) in a second render of its own, so the focus is given on the next frame.
+  // row: the virtual one starts at the plain one's top row, and gives the focus back to the row
+  // control that had it, handed over as the plain rows go (ListItems).
   const virtual = model.rows.length > VIRTUALIZE_ABOVE;
-  const rowFocused = useRef(false);
-  const wasVirtual = useRef(virtual);
+  const handover = useRef<FocusHandover>(null);
+  const onPlainLeave = useCallback((focus: FocusHandover) => (handover.current = focus), []);
+  const shownSearch = useRef(search);
   useLayoutEffect(() => {
-    if (wasVirtual.current === virtual) return;
-    wasVirtual.current = virtual;
-    const container = scrollRef.current;
-    const focusFell = () => !document.activeElement || document.activeElement === document.body;
-    if (!container || !focusedId || !rowFocused.current || !focusFell()) return;
-    const frame = requestAnimationFrame(() => {
-      if (focusFell()) rowLink(container, focusedId)?.focus({ preventScroll: true });
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [virtual, focusedId]);
+    shownSearch.current = search;
+  }, [search]);
 
   // Focus is never dropped to the page: after a rename or a delete it goes to a row.
   useLayoutEffect(() => {
@@ -202,12 +195,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         }}
         onFocus={(e) => {
           const id = rowIdOf(e.target);
-          rowFocused.current = id !== null;
           if (id) setFocusedId(id);
-        }}
-        onBlur={(e) => {
-          // Focus that went elsewhere; a row removed with the focus on it leaves this as it was.
-          if (e.relatedTarget && !rowIdOf(e.relatedTarget)) rowFocused.current = false;
         }}
         // `relative`: the tooltip's and the menu's anchors are placed in its scrolled coordinates.
         className="relative min-h-0 flex-1 overflow-y-auto px-2 pb-4"
@@ -235,10 +223,13 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
             pendingEdge={pendingEdge}
             focusEdge={focusEdgeLink}
             keepIndex={tabStopIndex}
+            shownSearch={shownSearch}
+            search={search}
+            focusHandover={handover}
           />
         ) : (
           <>
-            <PlainItems items={model.items} render={render} />
+            <PlainItems items={model.items} render={render} scrollRef={scrollRef} onLeave={onPlainLeave} />
             {hasNextPage ? <LoadMoreSentinel rootRef={scrollRef} onVisible={loadMore} /> : null}
           </>
         )}

@@ -3,6 +3,9 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/rea
 import { Fragment, useCallback, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
 import type { ListItem } from "@/lib/client/types";
 import { ROW_HEIGHT } from "./ConversationRow";
+import { MENU_BUTTON, rowIdOf, rowLink, rowMenuButton } from "./list-keyboard";
+
+const ROW = '[data-testid="thread-row"]';
 
 export const HEADER_HEIGHT = 30;
 /** Above this many rows the list is virtualised. */
@@ -21,10 +24,44 @@ interface ListItemsProps {
   focusEdge: (container: HTMLElement, edge: "first" | "last") => void;
   /** An item kept rendered even when scrolled away: the list's Tab stop must always exist. */
   keepIndex: number;
+  /** The row control that had the focus in the plain list this one replaced, to give it back. */
+  focusHandover: RefObject<FocusHandover>;
+  /** The search the rows on screen were rendered for (the last commit's), and the search now. */
+  shownSearch: RefObject<string>;
+  search: string;
 }
 
-/** Plain rendering for short lists. Fixed item heights keep the switch to virtual seamless. */
-export function PlainItems({ items, render }: Pick<ListItemsProps, "items" | "render">) {
+/**
+ * The row control that had the focus when the plain list went (the list grew past
+ * VIRTUALIZE_ABOVE: the swap remounts every row), read just before its rows leave the DOM.
+ */
+export type FocusHandover = { id: string; on: "link" | "menu" } | null;
+
+function focusedRowControl(container: HTMLElement): FocusHandover {
+  const active = document.activeElement;
+  const id = container.contains(active) ? rowIdOf(active) : null;
+  return id ? { id, on: active?.closest(MENU_BUTTON) ? "menu" : "link" } : null;
+}
+
+/** The first row at least partly in view, if any rows are rendered. */
+function topRowId(container: HTMLElement): string | null {
+  const top = container.getBoundingClientRect().top;
+  const rows = container.querySelectorAll<HTMLElement>(ROW);
+  return [...rows].find((r) => r.getBoundingClientRect().bottom > top + 1)?.dataset.threadId ?? null;
+}
+
+/**
+ * Plain rendering for short lists. When it goes (the list turned virtual, or went away), it tells
+ * `onLeave` which row control had the focus: a layout effect's cleanup runs before React removes
+ * its rows.
+ */
+export function PlainItems({ items, render, scrollRef, onLeave }: Pick<ListItemsProps, "items" | "render" | "scrollRef"> & { onLeave: (focus: FocusHandover) => void }) {
+  useLayoutEffect(
+    () => () => {
+      if (scrollRef.current) onLeave(focusedRowControl(scrollRef.current));
+    },
+    [scrollRef, onLeave],
+  );
   return (
     <>
       {items.map((item) => (
@@ -38,7 +75,7 @@ export function PlainItems({ items, render }: Pick<ListItemsProps, "items" | "re
  * Only the items in (and near) view are in the DOM; keys are thread ids so scroll is kept. Items
  * are measured: a row is taller on touch screens, and while its rename shows an error.
  */
-export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingEdge, focusEdge, keepIndex }: ListItemsProps) {
+export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingEdge, focusEdge, keepIndex, shownSearch, search, focusHandover }: ListItemsProps) {
   const rangeExtractor = useCallback(
     (range: Range) => {
       const indexes = defaultRangeExtractor(range);
@@ -52,9 +89,16 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
   const estimateSize = useCallback((i: number) => sizeOf(items[i]), [items]);
   const getItemKey = useCallback((i: number) => items[i].key, [items]);
   const getScrollElement = useCallback(() => scrollRef.current, [scrollRef]);
-  // The virtualizer scrolls its element to this offset when it attaches: where the plain list was
-  // scrolled to when it grew past VIRTUALIZE_ABOVE, not the top.
-  const initialOffset = useCallback(() => scrollRef.current?.scrollTop ?? 0, [scrollRef]);
+  // The virtualizer reads this offset in its first render, while the plain list's rows are still in
+  // the DOM, and scrolls there when it attaches: to the row the plain list showed at its top (by
+  // index: rows are taller on touch screens than the estimate, and measured later), not the top.
+  // After a new search, the top.
+  const initialOffset = useCallback(() => {
+    const container = scrollRef.current;
+    const topId = container && shownSearch.current === search ? topRowId(container) : null;
+    const at = topId ? items.findIndex((item) => item.kind === "row" && item.row.id === topId) : -1;
+    return at < 0 ? 0 : items.slice(0, at).reduce((sum, item) => sum + sizeOf(item), 0);
+  }, [scrollRef, shownSearch, search, items]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -75,6 +119,17 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
   useEffect(() => {
     if (last >= 0) onLastVisible(last);
   }, [last, onLastVisible]);
+  // The focus handed over by the plain list, given back in the first render that has rows (the
+  // virtualizer's second, within the same task: no key pressed meanwhile lands on the page), if it
+  // is still on the page.
+  useLayoutEffect(() => {
+    const focus = focusHandover.current;
+    const container = scrollRef.current;
+    if (!focus || !container || !visible.length) return;
+    focusHandover.current = null;
+    const el = focus.on === "menu" ? rowMenuButton(container, focus.id) : rowLink(container, focus.id);
+    if (!document.activeElement || document.activeElement === document.body) el?.focus({ preventScroll: true });
+  });
   // Runs after every render: the edge row is focusable once the window reaches that edge.
   useLayoutEffect(() => {
     const edge = pendingEdge.current;

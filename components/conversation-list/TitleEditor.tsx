@@ -61,6 +61,12 @@ export function TitleEditor({ initial, rename, onClose, className }: TitleEditor
     setChecking(false);
     if (result.ok) return close(exit);
     if (!result.message) return close(exit);
+    // Left for another element: the focus stays there, nothing changes, and a toast says why.
+    if (exit === "away") {
+      close(exit);
+      toast.error(result.message);
+      return;
+    }
     setError(result.message);
     inputRef.current?.focus();
   };

@@ -12,12 +12,15 @@ describe("offline model", () => {
     expect(offlineReply([new HumanMessage("hello there")])).toBe(a);
   });
 
-  it("quotes the user's text as a bidi isolate, so an override in it cannot reverse the rest of the reply", () => {
-    const reply = offlineReply([new HumanMessage("\u202Eoverride without an end")]);
-    const quote = reply.slice(reply.indexOf("You said: "));
-    expect(quote.startsWith('You said: "\u2068\u202Eoverride without an end\u2069".')).toBe(true);
-    // After the isolate closes, no override or embedding is open.
-    expect(reply.slice(reply.indexOf("\u2069") + 1)).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  it("quotes the user's text as a bidi isolate without their bidi controls, so nothing typed can reverse the rest of the reply", () => {
+    for (const typed of ["\u202Eoverride without an end", "\u2069\u202Ea stray PDI first", "\u2067an isolate left open \u202B"]) {
+      const reply = offlineReply([new HumanMessage(typed)]);
+      const quote = reply.slice(reply.indexOf("You said: "));
+      const plain = typed.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+      expect(quote.startsWith(`You said: "\u2068${plain}\u2069".`)).toBe(true);
+      // Our FSI and PDI are the reply's only bidi controls.
+      expect(reply.match(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g)).toEqual(["\u2068", "\u2069"]);
+    }
   });
 
   it("streams the reply token by token", async () => {

@@ -6,6 +6,8 @@ import { messageAttachments } from "@/lib/title";
 import { isNamed } from "@/lib/title/attachments";
 
 export const OFFLINE_MODEL_NAME = "threadline-offline";
+/** Embeddings, overrides, isolates and marks (LRE…RLO, LRI…PDI, LRM, RLM, ALM). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
 export interface OfflineChatModelOptions extends BaseChatModelParams {
   /** Pause between streamed tokens, so streaming and Stop are visible. */
@@ -35,9 +37,9 @@ export function offlineReply(messages: BaseMessage[]): string {
     files.length
       ? `I can see you attached ${listed(files)}, but I'm Threadline's offline model: no language model is configured, so I can't read ${files.length > 1 ? "them" : "it"} or really answer.`
       : "I'm Threadline's offline model: no language model is configured, so I can't really answer.",
-    // The quote is a bidi isolate (FSI … PDI): an override or embedding in what the user typed
-    // ends with it, instead of reversing the rest of the reply.
-    quoted ? `You said: "\u2068${quoted}\u2069".` : "",
+    // The quote is a bidi isolate (FSI … PDI) with the user's own bidi controls taken out (a stray
+    // PDI would close ours early): nothing typed can reverse the rest of the reply.
+    quoted ? `You said: "\u2068${quoted.replace(BIDI_CONTROLS, "")}\u2069".` : "",
     "To chat with a real model, set OPENAI_API_KEY (and optionally OPENAI_BASE_URL and CHAT_MODEL) and restart the server.",
   ]
     .filter(Boolean)
