@@ -2,6 +2,7 @@
 import clsx from "clsx";
 import { useEffect, useRef, useState } from "react";
 import { EMPTY_TITLE, type TitleFact } from "@/lib/title";
+import { focusFellToPage } from "@/lib/client/focus-fell";
 import { documentTitleFor } from "@/lib/client/document-title";
 import { useThreadTitle } from "@/lib/client/use-thread-title";
 import { useTitleActions } from "@/lib/client/use-title-actions";
@@ -34,7 +35,7 @@ export function ChatHeader({ threadId, seed }: { threadId: string | null; seed?:
     if (editing || !exit) return;
     returnFocus.current = null;
     if (exit === "away") return;
-    if (exit === "key" || !document.activeElement || document.activeElement === document.body) titleRef.current?.focus();
+    if (exit === "key" || focusFellToPage()) titleRef.current?.focus();
   }, [editing]);
 
   const shown = title ?? EMPTY_TITLE;

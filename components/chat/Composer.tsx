@@ -24,8 +24,8 @@ interface ComposerProps {
 }
 
 /**
- * The composer's height as `--composer-height` on the page's root, while it is on the page: phone
- * toasts are placed above it (components/providers.tsx), never over the box being typed in.
+ * The composer's height as `--composer-height` on the page's root, while it is on the page: toasts
+ * are placed above it at every width (components/providers.tsx), never over the box being typed in.
  */
 function useComposerHeight(formRef: RefObject<HTMLFormElement | null>) {
   useEffect(() => {

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
+import { focusFellToPage } from "@/lib/client/focus-fell";
 import { standardSearchScan, usesStandardApi } from "@/lib/client/api-flavor";
 import { threadIdFromPath, useActiveThreadId } from "@/lib/client/use-active-thread";
 import { useDebounced } from "@/lib/client/use-debounced";
@@ -135,8 +136,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     const link = rowLink(container, request.threadId);
     if (!link) return;
     focusRequest.current = null;
-    const focusFell = !document.activeElement || document.activeElement === document.body;
-    if (request.always || focusFell) link.focus();
+    if (request.always || focusFellToPage()) link.focus();
   });
 
   const loadMore = useCallback(() => {

@@ -3,9 +3,8 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/rea
 import { Fragment, useCallback, useEffect, useLayoutEffect, type ReactNode, type RefObject } from "react";
 import type { ListItem } from "@/lib/client/types";
 import { ROW_HEIGHT } from "./ConversationRow";
-import { MENU_BUTTON, rowIdOf, rowLink, rowMenuButton } from "./list-keyboard";
-
-const ROW = '[data-testid="thread-row"]';
+import { focusFellToPage } from "@/lib/client/focus-fell";
+import { MENU_BUTTON, ROW, rowIdOf, rowLink, rowMenuButton } from "./list-keyboard";
 
 export const HEADER_HEIGHT = 30;
 /** Above this many rows the list is virtualised. */
@@ -128,7 +127,7 @@ export function VirtualItems({ items, render, scrollRef, onLastVisible, pendingE
     if (!focus || !container || !visible.length) return;
     focusHandover.current = null;
     const el = focus.on === "menu" ? rowMenuButton(container, focus.id) : rowLink(container, focus.id);
-    if (!document.activeElement || document.activeElement === document.body) el?.focus({ preventScroll: true });
+    if (focusFellToPage()) el?.focus({ preventScroll: true });
   });
   // Runs after every render: the edge row is focusable once the window reaches that edge.
   useLayoutEffect(() => {

@@ -2,7 +2,7 @@ import type { KeyboardEvent, RefObject } from "react";
 
 export const LINK = '[data-testid="thread-link"]';
 export const MENU_BUTTON = '[data-testid="row-menu-button"]';
-const ROW = '[data-testid="thread-row"]';
+export const ROW = '[data-testid="thread-row"]';
 
 export type Edge = "first" | "last";
 

@@ -2,6 +2,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { focusFellToPage } from "@/lib/client/focus-fell";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useKeptOwner } from "@/lib/client/use-kept-owner";
@@ -32,8 +33,6 @@ const REFOCUS_WINDOW_MS = 5_000;
 
 /** Something in the drawer handles Escape itself (a rename, a search to clear): the drawer stays open. */
 const handlesOwnEscape = (e: KeyboardEvent) => Boolean((e.target as HTMLElement | null)?.closest?.("[data-own-escape]"));
-
-const focusFell = () => !document.activeElement || document.activeElement === document.body;
 
 function NewChatButton({ onClick }: { onClick: () => void }) {
   return (
@@ -68,7 +67,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
   // A row followed from the drawer mounts a new page, and a new menu button: focus goes there.
   const drawerButtonRef = useCallback((el: HTMLButtonElement | null) => {
     drawerButton.current = el;
-    if (el && Date.now() < refocusDrawerButtonUntil.current && focusFell()) {
+    if (el && Date.now() < refocusDrawerButtonUntil.current && focusFellToPage()) {
       refocusDrawerButtonUntil.current = 0;
       el.focus();
     }

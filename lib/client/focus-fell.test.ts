@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { focusFellToPage } from "./focus-fell";
+
+// No DOM in the unit suite: a document is only its body and the active element here.
+const docWith = (activeElement: object | null) => ({ body: { tagName: "BODY" }, activeElement }) as unknown as Document;
+
+describe("focusFellToPage", () => {
+  it("is true when the body holds the focus, or nothing does", () => {
+    const body = { tagName: "BODY" };
+    expect(focusFellToPage({ body, activeElement: body } as unknown as Document)).toBe(true);
+    expect(focusFellToPage(docWith(null))).toBe(true);
+  });
+
+  it("is false while an element holds it", () => {
+    expect(focusFellToPage(docWith({ tagName: "INPUT" }))).toBe(false);
+  });
+});
