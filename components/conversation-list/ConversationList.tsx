@@ -19,6 +19,7 @@ import type { RowActions } from "./row-actions";
 import { RowMenu, type RowMenuActions } from "./RowMenu";
 import { RowTooltip, useRowTooltip } from "./RowTooltip";
 import { SearchField } from "./SearchField";
+import type { KeptEdit } from "./TitleEditor";
 
 interface ConversationListProps {
   initialList: InitialList;
@@ -55,9 +56,17 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const pendingEdge = useRef<Edge | null>(null);
   const focusRequest = useRef<FocusRequest | null>(null);
   const { rename, regenerate } = useTitleActions();
+  // Deleting the open conversation leaves it for the new-chat page; its Undo comes back there,
+  // unless the user has gone somewhere else meanwhile (a draft begun on the new-chat page is kept
+  // as that page's draft, as on any navigation).
   const leaveIfOpen = useCallback(
     (id: string) => {
-      if (threadIdFromPath(window.location.pathname) === id) router.push("/");
+      if (threadIdFromPath(window.location.pathname) !== id) return null;
+      const openedAt = window.location.pathname;
+      router.push("/");
+      return () => {
+        if (window.location.pathname === "/") router.push(openedAt);
+      };
     },
     [router],
   );
@@ -71,10 +80,18 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const standardApi = usesStandardApi();
   const searchScan = standardSearchScan();
 
+  const keptEdit = useRef<{ id: string; edit: KeptEdit } | null>(null);
   const actions = useMemo<RowActions>(
     () => ({
-      startEdit: setEditingId,
+      startEdit: (id) => {
+        keptEdit.current = null;
+        setEditingId(id);
+      },
+      keepEdit: (id, edit) => (keptEdit.current = { id, edit }),
+      // Read, not taken: React may run a state initializer twice (Strict Mode).
+      resumeEdit: (id) => (keptEdit.current?.id === id ? keptEdit.current.edit : null),
       endEdit: (id, exit) => {
+        keptEdit.current = null;
         // Keys (Enter/Esc) return focus to the row; a blur only if focus fell to the page; focus
         // that left for another element (a click on the composer, another row) stays there.
         if (exit !== "away") focusRequest.current = { threadId: id, always: exit === "key" };

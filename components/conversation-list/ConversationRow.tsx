@@ -59,7 +59,13 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
       )}
     >
       {editing ? (
-        <TitleEditor initial={row.title ?? ""} rename={(raw) => actions.rename(row.id, raw)} onClose={(exit) => actions.endEdit(row.id, exit)} />
+        <TitleEditor
+          initial={row.title ?? ""}
+          rename={(raw) => actions.rename(row.id, raw)}
+          onClose={(exit) => actions.endEdit(row.id, exit)}
+          keep={(edit) => actions.keepEdit(row.id, edit)}
+          resume={() => actions.resumeEdit(row.id)}
+        />
       ) : (
         <a
           href={href}

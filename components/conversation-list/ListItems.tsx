@@ -6,6 +6,8 @@ import { ROW_HEIGHT } from "./ConversationRow";
 import { focusFellToPage } from "@/lib/client/focus-fell";
 import { MENU_BUTTON, ROW, rowIdOf, rowLink, rowMenuButton } from "./list-keyboard";
 
+const TITLE_INPUT = '[data-testid="title-input"]';
+
 export const HEADER_HEIGHT = 30;
 /** Above this many rows the list is virtualised. */
 export const VIRTUALIZE_ABOVE = 60;
@@ -38,7 +40,8 @@ export type FocusHandover = { id: string; on: "link" | "menu" } | null;
 
 function focusedRowControl(container: HTMLElement): FocusHandover {
   const active = document.activeElement;
-  const id = container.contains(active) ? rowIdOf(active) : null;
+  // An open title editor takes the focus back itself (TitleEditor's resume).
+  const id = container.contains(active) && !active?.closest(TITLE_INPUT) ? rowIdOf(active) : null;
   return id ? { id, on: active?.closest(MENU_BUTTON) ? "menu" : "link" } : null;
 }
 

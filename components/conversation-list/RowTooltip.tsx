@@ -2,6 +2,7 @@
 import * as RadixTooltip from "@radix-ui/react-tooltip";
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type PointerEvent, type RefObject } from "react";
 import type { RowView } from "@/lib/client/types";
+import { DESKTOP_QUERY, useMediaQuery } from "@/lib/client/use-media-query";
 import { EMPTY_TITLE } from "@/lib/title";
 import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { anchorOver, NO_ANCHOR } from "./list-anchor";
@@ -108,6 +109,8 @@ interface RowTooltipProps {
 /** The list's tooltip: the hovered or focused row's whole title and its provenance. */
 export function RowTooltip({ tip, row, keepOpen, hide }: RowTooltipProps) {
   const open = tip !== null && row !== null;
+  // In the drawer (narrow screens) the row spans the screen: no room beside it, so below it.
+  const beside = useMediaQuery(DESKTOP_QUERY);
   return (
     <RadixTooltip.Root open={open} onOpenChange={(next) => (next ? undefined : hide())}>
       <RadixTooltip.Trigger asChild>
@@ -117,12 +120,13 @@ export function RowTooltip({ tip, row, keepOpen, hide }: RowTooltipProps) {
       <RadixTooltip.Portal>
         {open ? (
           <RadixTooltip.Content
-            side="right"
+            side={beside ? "right" : "bottom"}
+            align={beside ? "center" : "start"}
             sideOffset={6}
             collisionPadding={8}
             data-testid="tooltip"
             onPointerEnter={keepOpen}
-            className="z-50 max-w-xs rounded-md bg-neutral-900 px-2 py-1 text-xs text-white shadow-md dark:bg-neutral-100 dark:text-neutral-900"
+            className="z-50 max-w-[min(20rem,calc(100vw-16px))] rounded-md bg-neutral-900 px-2 py-1 text-xs text-white shadow-md dark:bg-neutral-100 dark:text-neutral-900"
           >
             <TitleTooltipBody title={row.title ?? EMPTY_TITLE} source={row.source} />
             <RadixTooltip.Arrow className="fill-neutral-900 dark:fill-neutral-100" />

@@ -1,8 +1,9 @@
 "use client";
 import clsx from "clsx";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { normalizeUserTitle } from "@/lib/title";
+import { focusFellToPage } from "@/lib/client/focus-fell";
 import type { RenameResult } from "@/lib/client/use-title-actions";
 
 /**
@@ -12,11 +13,25 @@ import type { RenameResult } from "@/lib/client/use-title-actions";
  */
 export type EditorExit = "key" | "blur" | "away";
 
+/** What an open editor held when it was removed, to go on from in its next mount. */
+export interface KeptEdit {
+  value: string;
+  start: number | null;
+  end: number | null;
+}
+
 interface TitleEditorProps {
   initial: string;
   /** Sends the rename; resolves with the server's verdict. */
   rename: (raw: string) => Promise<RenameResult>;
   onClose: (exit: EditorExit) => void;
+  /**
+   * An editor removed while open (its row remounted: the sidebar turned virtual or plain) gives
+   * `keep` what it held; the next one for the same title takes it from `resume`. Without them the
+   * typing would be lost, or saved half-done by the blur the removal fires.
+   */
+  keep?: (edit: KeptEdit) => void;
+  resume?: () => KeptEdit | null;
   className?: string;
 }
 
@@ -27,18 +42,42 @@ interface TitleEditorProps {
  * The field is never disabled while it waits: a disabled field drops the focus to the page, and
  * then nothing answers Esc.
  */
-export function TitleEditor({ initial, rename, onClose, className }: TitleEditorProps) {
-  const [value, setValue] = useState(initial);
+export function TitleEditor({ initial, rename, onClose, keep, resume, className }: TitleEditorProps) {
+  const [resumed] = useState(() => resume?.() ?? null);
+  const [value, setValue] = useState(resumed?.value ?? initial);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const closed = useRef(false);
+  const removing = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
 
-  useEffect(() => {
+  // A layout effect: a resumed editor takes the focus back in the task that removed the old one,
+  // so no key typed meanwhile lands on the page. It does so only if the focus is still lost.
+  useLayoutEffect(() => {
     const input = inputRef.current;
-    input?.focus();
-    input?.select();
+    if (!input) return;
+    if (!resumed) {
+      input.focus();
+      input.select();
+    } else if (focusFellToPage()) {
+      input.focus();
+      input.setSelectionRange(resumed.start, resumed.end);
+    }
+  }, [resumed]);
+
+  const keepRef = useRef(keep);
+  useLayoutEffect(() => {
+    keepRef.current = keep;
+  });
+  // The cleanup runs before React takes the input out of the page, so the blur that removal fires
+  // is ignored.
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    return () => {
+      removing.current = true;
+      if (!closed.current && input) keepRef.current?.({ value: input.value, start: input.selectionStart, end: input.selectionEnd });
+    };
   }, []);
 
   const close = (exit: EditorExit) => {
@@ -101,6 +140,7 @@ export function TitleEditor({ initial, rename, onClose, className }: TitleEditor
         }}
         // After a refusal, leaving the field gives up (nothing changes) instead of retrying.
         onBlur={(e) => {
+          if (removing.current) return;
           const exit = e.relatedTarget ? "away" : "blur";
           if (error) close(exit);
           else void save(exit);

@@ -3,6 +3,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { focusFellToPage } from "@/lib/client/focus-fell";
+import { DESKTOP_QUERY } from "@/lib/client/use-media-query";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
 import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
 import { useKeptOwner } from "@/lib/client/use-kept-owner";
@@ -27,7 +28,6 @@ interface AppShellProps {
   children: ReactNode;
 }
 
-const DESKTOP = "(min-width: 768px)";
 /** How long after the drawer closed a freshly mounted menu button (the next page's) takes the focus. */
 const REFOCUS_WINDOW_MS = 5_000;
 
@@ -92,7 +92,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
     const onKey = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== "k" || !(e.ctrlKey || e.metaKey) || e.altKey) return;
       e.preventDefault();
-      if (window.matchMedia(DESKTOP).matches) {
+      if (window.matchMedia(DESKTOP_QUERY).matches) {
         asideSearch.current?.focus();
         asideSearch.current?.select();
       } else {

@@ -11,8 +11,13 @@ import { patchRow } from "./row-patches";
 
 export const UNDO_MS = 5_000;
 
+interface RowActionOptions {
+  /** Leaves the conversation when it is the open one; returns how to come back, for Undo. */
+  onDeletedOpenThread?: (threadId: string) => (() => void) | null;
+}
+
 /** Star/unstar and delete-with-undo for one row; both optimistic. */
-export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) => void } = {}) {
+export function useRowActions(opts: RowActionOptions = {}) {
   const qc = useQueryClient();
   const { onDeletedOpenThread } = opts;
 
@@ -32,15 +37,17 @@ export function useRowActions(opts: { onDeletedOpenThread?: (threadId: string) =
 
   /**
    * Hides the row at once and shows an Undo toast; the DELETE is sent only when the toast
-   * expires or is dismissed (Undo simply shows the row again: nothing to restore server-side).
+   * expires or is dismissed (Undo simply shows the row again: nothing to restore server-side,
+   * and reopens the conversation if deleting it had left it).
    */
   const deleteWithUndo = useCallback(
     (threadId: string, title: string) => {
       patchRow(qc, threadId, (p) => ({ ...p, deleted: true }));
-      onDeletedOpenThread?.(threadId);
+      const comeBack = onDeletedOpenThread?.(threadId) ?? null;
       const undo = () => {
         if (!releaseDelete(threadId)) return;
         patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
+        comeBack?.();
       };
       const remove = async (): Promise<void> => {
         try {
