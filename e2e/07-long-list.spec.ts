@@ -185,4 +185,30 @@ test.describe("a long list", () => {
     await expect(sidebar.root.locator(":focus")).toHaveAttribute("data-testid", "thread-link");
     await expect(sidebar.link(lastId!)).not.toBeFocused();
   });
+
+  test("a title being edited when the list turns virtual stays open with what was typed, and is saved only by the user", async ({ page, sidebar }) => {
+    await page.goto("/");
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "false");
+    const id = (await sidebar.rows.nth(2).getAttribute("data-thread-id"))!;
+    const before = (await apiClient().threads.getState<{ title: string }>(id)).values.title;
+    await sidebar.startEditing(id, "f2");
+    await page.keyboard.type("Kept while");
+    // The wheel over the list loads the next page: every row remounts, the editor's too.
+    for (let step = 0; step < 30 && (await sidebar.scroller.getAttribute("data-virtual")) === "false"; step++) {
+      await sidebar.scroller.hover();
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(150);
+    }
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    await expect(sidebar.editor).toBeFocused();
+    await expect(sidebar.editor).toHaveValue("Kept while");
+    // The removal's blur saved nothing.
+    expect((await apiClient().threads.getState<{ title: string }>(id)).values.title).toBe(before);
+    // The caret is where it was: typing goes on after the text instead of replacing it.
+    await page.keyboard.type(" the list grew");
+    await page.keyboard.press("Enter");
+    await expect(sidebar.editor).toBeHidden();
+    await expect(sidebar.rowTitle(id)).toHaveText("Kept while the list grew");
+    await expect.poll(async () => (await apiClient().threads.getState<{ title: string }>(id)).values.title).toBe("Kept while the list grew");
+  });
 });

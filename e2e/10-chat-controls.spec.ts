@@ -59,7 +59,7 @@ test("reloading mid-answer rejoins the run; the list is patched, never refetched
   expect(listRequests, "no list refetch after load").toEqual([]);
 });
 
-test("delete hides the row at once and Undo brings it back (nothing was deleted)", async ({ page, chat, sidebar }) => {
+test("delete hides the row at once and Undo brings it back, open again (nothing was deleted)", async ({ page, chat, sidebar }) => {
   const text = "What should I pack for a rainy hiking weekend?";
   const id = await chat.startConversation(text);
   await chat.waitForAnswerToFinish();
@@ -73,8 +73,27 @@ test("delete hides the row at once and Undo brings it back (nothing was deleted)
   await expect(page).toHaveURL(/\/$/);
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  // Deleting the open conversation had left it; Undo opens it again.
+  await expect(page).toHaveURL(new RegExp(`/c/${id}$`));
+  await expect(chat.title).toHaveText(fallbackTitle(text));
+  await expect(chat.userMessages).toHaveText([text]);
   await page.waitForTimeout(6_000); // past the undo window
   expect(deletes).toEqual([]);
   await page.reload();
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+
+  // Gone somewhere else before the Undo: it brings the row back and leaves the page where it is.
+  const other = await chat.startConversation("Which knots should every sailor know?");
+  await chat.waitForAnswerToFinish();
+  await sidebar.row(id).getByTestId("thread-link").click();
+  await expect(page).toHaveURL(new RegExp(`/c/${id}$`));
+  await sidebar.menuItem(id, "menu-delete");
+  await expect(page).toHaveURL(/\/$/);
+  await sidebar.row(other).getByTestId("thread-link").click();
+  await expect(page).toHaveURL(new RegExp(`/c/${other}$`));
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await page.waitForTimeout(500); // time for a navigation that must not come
+  await expect(page).toHaveURL(new RegExp(`/c/${other}$`));
+  expect(deletes).toEqual([]);
 });

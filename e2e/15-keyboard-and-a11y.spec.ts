@@ -151,8 +151,16 @@ test.describe("keyboard, focus and accessibility", () => {
     });
     expect(small).toEqual([]);
 
-    // The focused row's tooltip is dismissed first (WCAG 1.4.13), then the drawer closes.
+    // The focused row's tooltip is whole on the screen (below the row: the row spans the drawer).
     await expect(page.getByTestId("tooltip")).toBeVisible();
+    const tipBox = await page.getByTestId("tooltip").boundingBox();
+    const rowBox = await list.row(ids[0]).boundingBox();
+    expect(tipBox && rowBox).toBeTruthy();
+    expect(tipBox!.x).toBeGreaterThanOrEqual(0);
+    expect(tipBox!.x + tipBox!.width).toBeLessThanOrEqual(390);
+    expect(tipBox!.y).toBeGreaterThanOrEqual(rowBox!.y + rowBox!.height);
+
+    // The focused row's tooltip is dismissed first (WCAG 1.4.13), then the drawer closes.
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("tooltip")).toHaveCount(0);
     await expect(drawer).toBeVisible();
