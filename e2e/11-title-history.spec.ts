@@ -82,3 +82,32 @@ test("the rename toast's Undo restores the previous title with its original sour
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
   await expect(sidebar.rowLock(id)).toHaveCount(0);
 });
+
+test("a search that finds a row by an earlier title says so on the row and in its tooltip", async ({ page, chat, sidebar }) => {
+  const word = `quokka${Date.now().toString(36)}`;
+  const text = `Seeing a ${word} near Perth`;
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  await sidebar.rename(id, `Rottnest island ${word.toUpperCase()}X`);
+  await sidebar.rename(id, "Rottnest island day trip");
+
+  // Found by the first message's title, which it no longer shows.
+  await sidebar.search.fill(`${word} perth`);
+  await expect(sidebar.rows).toHaveCount(1);
+  await expect(sidebar.rowTitle(id)).toHaveText("Rottnest island day trip");
+  await expect(sidebar.row(id).getByTestId("earlier-title-match")).toBeVisible();
+  await expect(sidebar.link(id)).toHaveAccessibleName(/Found by an earlier title/);
+  await sidebar.link(id).hover();
+  await expect(page.getByTestId("title-tooltip-note")).toHaveText("Found by an earlier title (see Title history)");
+
+  // Found by the title it shows: nothing to explain.
+  await sidebar.search.fill("rottnest day");
+  await expect(sidebar.row(id)).toBeVisible();
+  await expect(sidebar.row(id).getByTestId("earlier-title-match")).toHaveCount(0);
+  await expect(sidebar.link(id)).not.toHaveAccessibleName(/earlier title/);
+
+  // No search: no hint.
+  await sidebar.search.fill("");
+  await expect(sidebar.row(id)).toBeVisible();
+  await expect(sidebar.row(id).getByTestId("earlier-title-match")).toHaveCount(0);
+});

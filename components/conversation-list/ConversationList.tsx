@@ -8,7 +8,8 @@ import { useDebounced } from "@/lib/client/use-debounced";
 import { useRowActions } from "@/lib/client/use-row-actions";
 import { useThreadList, type InitialList } from "@/lib/client/use-thread-list";
 import { useTitleActions } from "@/lib/client/use-title-actions";
-import type { ListItem } from "@/lib/client/types";
+import type { ListItem, RowView } from "@/lib/client/types";
+import { queryWords, titleMatches } from "@/lib/title/search-words";
 import { TitleHistoryPanel } from "@/components/title-history/TitleHistoryPanel";
 import { ConversationRow } from "./ConversationRow";
 import { anchorOver } from "./list-anchor";
@@ -172,6 +173,11 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     null;
   const tabStopIndex = tabStopId ? model.items.findIndex((i) => i.kind === "row" && i.row.id === tabStopId) : -1;
 
+  // A search finds current and former titles; a row whose title shown does not match was found by
+  // an earlier one (or its title changed since), which the row says, else it looks like a miss.
+  const searchWords = useMemo(() => queryWords(search), [search]);
+  const foundByEarlierTitle = (row: RowView) => searchWords.length > 0 && !titleMatches(row.title ?? "", searchWords);
+
   const render = (item: ListItem) =>
     item.kind === "header" ? (
       <h2
@@ -188,6 +194,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         editing={item.row.id === editingId}
         tabbable={item.row.id === tabStopId}
         menuOpen={item.row.id === menu?.id}
+        foundByEarlierTitle={foundByEarlierTitle(item.row)}
         listId={listId}
         actions={actions}
         tip={tipHandlers}
@@ -195,6 +202,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
     );
 
   const searching = search !== "";
+  const tipRow = (tip && editingId !== tip.id && model.byId.get(tip.id)) || null;
   return (
     <nav aria-label="Conversations" data-testid="conversation-list" className="flex min-h-0 flex-1 flex-col">
       <div className="px-2 pb-2">
@@ -219,7 +227,8 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
       >
         <RowTooltip
           tip={tip}
-          row={(tip && editingId !== tip.id && model.byId.get(tip.id)) || null}
+          row={tipRow}
+          foundByEarlierTitle={tipRow !== null && foundByEarlierTitle(tipRow)}
           keepOpen={keepTipOpen}
           hide={hideTip}
         />

@@ -7,7 +7,7 @@ import { describeTitleSource } from "@/lib/client/title-source-label";
 import { sameRowView } from "@/lib/client/thread-list-model";
 import { threadIdFromPath } from "@/lib/client/use-active-thread";
 import type { RowView } from "@/lib/client/types";
-import { LockIcon, StarIcon } from "@/components/ui/icons";
+import { HistoryIcon, LockIcon, StarIcon } from "@/components/ui/icons";
 import { RowMenuButton } from "./RowMenu";
 import type { RowActions } from "./row-actions";
 import type { RowTipHandlers } from "./RowTooltip";
@@ -15,6 +15,9 @@ import { TitleEditor } from "./TitleEditor";
 
 /** Row height on wide screens (the virtualiser's estimate); narrow screens use 44 px touch targets. */
 export const ROW_HEIGHT = 36;
+
+/** What a row found by a search through a title it had before says (icon label, tooltip). */
+export const EARLIER_TITLE_NOTE = "Found by an earlier title (see Title history)";
 
 interface ConversationRowProps {
   row: RowView;
@@ -24,6 +27,8 @@ interface ConversationRowProps {
   tabbable: boolean;
   /** The list's one menu is open for this row. */
   menuOpen: boolean;
+  /** The list's search matched a title this row had before, not the one it shows. */
+  foundByEarlierTitle: boolean;
   /** Id prefix of this list (the desktop sidebar and the drawer each have one). */
   listId: string;
   actions: RowActions;
@@ -35,7 +40,7 @@ interface ConversationRowProps {
  * the list's, one each, opened for a row (RowTooltip, RowMenu). Nothing here mounts or swaps
  * elements on first use, so the first press on a row always lands on the link it pressed.
  */
-function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId, actions, tip }: ConversationRowProps) {
+function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, foundByEarlierTitle, listId, actions, tip }: ConversationRowProps) {
   const shown = row.title ?? EMPTY_TITLE;
   const pinned = row.source?.kind === "user";
   const router = useRouter();
@@ -114,7 +119,13 @@ function ConversationRowImpl({ row, active, editing, tabbable, menuOpen, listId,
           {pinned ? (
             <LockIcon data-testid="title-lock" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} title="Title pinned" />
           ) : null}
-          <span className="sr-only">, {describeTitleSource(row.source)}</span>
+          {foundByEarlierTitle ? (
+            <HistoryIcon data-testid="earlier-title-match" className="shrink-0 text-neutral-600 dark:text-neutral-400" width={12} height={12} />
+          ) : null}
+          <span className="sr-only">
+            , {describeTitleSource(row.source)}
+            {foundByEarlierTitle ? `. ${EARLIER_TITLE_NOTE}` : null}
+          </span>
         </a>
       )}
       {editing ? null : (
@@ -132,6 +143,7 @@ export const ConversationRow = memo(
     a.editing === b.editing &&
     a.tabbable === b.tabbable &&
     a.menuOpen === b.menuOpen &&
+    a.foundByEarlierTitle === b.foundByEarlierTitle &&
     a.listId === b.listId &&
     a.actions === b.actions &&
     a.tip === b.tip &&

@@ -6,6 +6,7 @@ import { DESKTOP_QUERY, useMediaQuery } from "@/lib/client/use-media-query";
 import { EMPTY_TITLE } from "@/lib/title";
 import { TitleTooltipBody } from "@/components/ui/title-tooltip";
 import { anchorOver, NO_ANCHOR } from "./list-anchor";
+import { EARLIER_TITLE_NOTE } from "./ConversationRow";
 
 /** Same timings as the app's Radix tooltip provider (components/providers.tsx). */
 const OPEN_DELAY_MS = 400;
@@ -102,12 +103,14 @@ interface RowTooltipProps {
   tip: RowTip | null;
   /** The row it is open for, looked up at render so a title changing under it shows at once. */
   row: RowView | null;
+  /** The list's search found this row by a title it had before (ConversationList). */
+  foundByEarlierTitle: boolean;
   keepOpen: () => void;
   hide: () => void;
 }
 
 /** The list's tooltip: the hovered or focused row's whole title and its provenance. */
-export function RowTooltip({ tip, row, keepOpen, hide }: RowTooltipProps) {
+export function RowTooltip({ tip, row, foundByEarlierTitle, keepOpen, hide }: RowTooltipProps) {
   const open = tip !== null && row !== null;
   // In the drawer (narrow screens) the row spans the screen: no room beside it, so below it.
   const beside = useMediaQuery(DESKTOP_QUERY);
@@ -128,7 +131,7 @@ export function RowTooltip({ tip, row, keepOpen, hide }: RowTooltipProps) {
             onPointerEnter={keepOpen}
             className="z-50 max-w-[min(20rem,calc(100vw-16px))] rounded-md bg-neutral-900 px-2 py-1 text-xs text-white shadow-md dark:bg-neutral-100 dark:text-neutral-900"
           >
-            <TitleTooltipBody title={row.title ?? EMPTY_TITLE} source={row.source} />
+            <TitleTooltipBody title={row.title ?? EMPTY_TITLE} source={row.source} note={foundByEarlierTitle ? EARLIER_TITLE_NOTE : undefined} />
             <RadixTooltip.Arrow className="fill-neutral-900 dark:fill-neutral-100" />
           </RadixTooltip.Content>
         ) : null}

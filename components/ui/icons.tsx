@@ -1,5 +1,6 @@
 import {
   ArrowUp,
+  History,
   KeyRound,
   LogOut,
   Lock,
@@ -30,6 +31,7 @@ function iconOf(Glyph: LucideIcon, name: string) {
 }
 
 export const LockIcon = iconOf(Lock, "LockIcon");
+export const HistoryIcon = iconOf(History, "HistoryIcon");
 export const PlusIcon = iconOf(Plus, "PlusIcon");
 export const SearchIcon = iconOf(Search, "SearchIcon");
 export const MenuIcon = iconOf(Menu, "MenuIcon");

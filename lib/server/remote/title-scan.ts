@@ -1,6 +1,6 @@
 import { unprocessable, zodMessage } from "../http/errors";
 import { threadSearchSchema } from "../http/schemas";
-import { queryWords, titleMatches } from "../store/search-terms";
+import { queryWords, titleMatches } from "@/lib/title/search-words";
 import { splitMetadata } from "../store/thread-query";
 
 /**
@@ -9,7 +9,7 @@ import { splitMetadata } from "../store/thread-query";
  * forwarder reads that list page by page in the caller's order (the sidebar's: `updated_at`,
  * newest first) with the caller's other filters, as the caller (its key and identity, so the
  * server's auth rules still decide what is seen), and keeps the threads whose current title
- * matches with the embedded index's own rule (search-terms.ts `titleMatches`).
+ * matches with the embedded index's own rule (lib/title/search-words.ts `titleMatches`).
  *
  * What that gives up, and the sidebar says so: only the first `scanLimit` threads of that order
  * are read, and only current titles match (a LangGraph server keeps no title history). A thread

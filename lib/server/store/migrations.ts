@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { RegistryDb, Store, StoreDialect } from "./db";
-import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, searchTerms } from "./search-terms";
+import { searchTerms } from "@/lib/title/search-words";
+import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER } from "./search-terms";
 
 /**
  * Versioned schema migrations, run at start on either database, each in one transaction and
@@ -23,7 +24,7 @@ import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER, searchTerms } from "./search-te
  *   registry last mirrored and that checkpoint's title fact: when the thread's latest checkpoint is
  *   still that one and the title columns still hold that fact, the registry cannot have drifted,
  *   so restart's drift pass compares in SQL and reads only the threads where they differ.
- * - tl_title_revisions: every title a thread has had with its search terms (search-terms.ts),
+ * - tl_title_revisions: every title a thread has had with its search terms (lib/title/search-words.ts),
  *   indexed (SQLite: FTS5 table tl_title_fts; Postgres: a tsvector column with a GIN index), so
  *   title search finds a thread by its current and earlier titles.
  * - tl_thread_activity: each thread's activity instants, so "order as of time T" is computable for
@@ -177,7 +178,7 @@ async function sqliteInitial(db: Db) {
 /*
  * Postgres: the same tables. Ids and instants compare byte-wise (COLLATE "C") as they do in
  * SQLite, so list order and cursors agree across dialects. Title search: the terms column holds
- * the folded terms (search-terms.ts), and the tsvector is built from them as they are
+ * the folded terms (lib/title/search-words.ts), and the tsvector is built from them as they are
  * (array_to_tsvector: no parser, so `c++` and emoji stay whole lexemes), GIN-indexed.
  */
 const POSTGRES_TABLES = `

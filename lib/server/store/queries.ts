@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { sql, type RawBuilder, type Selectable } from "kysely";
 import { sqliteStore, type RunsTable, type Store, type TitleRequestsTable } from "./db";
 import { buildSearch, buildThreadFilter, threadJsonColumn, titleMatchCount, titleProbe, LONG_WINDOW, NARROW_MATCHES, SHORT_WINDOW, type ThreadQuery, type TitlePlan } from "./search-sql";
-import { searchTerms } from "./search-terms";
+import { searchTerms } from "@/lib/title/search-words";
 
 /**
  * All SQL the API runs lives here, written once with Kysely for both dialects (search's

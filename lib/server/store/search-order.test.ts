@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test-harness";
 import type { Queries } from "./queries";
 import type { ThreadQuery } from "./search-sql";
-import { queryWords, searchTerms } from "./search-terms";
+import { queryWords, searchTerms } from "@/lib/title/search-words";
 
 /**
  * The search statement's page (search-sql.ts, buildSearch: the two-branch `$as_of` shape and both

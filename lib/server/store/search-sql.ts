@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from "kysely";
 import type { AuthFilters } from "../auth/enforce";
 import { unprocessable } from "../http/errors";
 import type { ThreadStatus } from "./queries";
-import { ftsQuery, queryWords, tsQuery } from "./search-terms";
+import { queryWords } from "@/lib/title/search-words";
+import { ftsQuery, tsQuery } from "./search-terms";
 import type { StoreDialect } from "./db";
 
 /** Builds the WHERE / ORDER BY / extract SQL for threads/search and threads/count (Kysely `sql` fragments, all values bound). */
@@ -94,8 +95,8 @@ function authFilterSql(d: StoreDialect, key: string, want: unknown): Sql {
  * each thread's own revisions, stopping after the page is full. The per-row test never reads the
  * index (FTS5 has no cheap per-row MATCH: each one merges the whole prefix doclist; a GIN scan
  * reads every match): Postgres matches the revision's tsvector, SQLite looks for ` word` in the
- * stored folded terms with instr, which is the index's own answer (search-terms.ts,
- * SEARCH_TOKENIZER). "none": nothing searchable.
+ * stored folded terms with instr, which is the index's own answer (lib/title/search-words.ts,
+ * search-terms.ts SEARCH_TOKENIZER). "none": nothing searchable.
  */
 export type TitlePlan = "narrow" | "broad" | "none";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AIMessageChunk, HumanMessage } from "@langchain/core/messages";
 import { jsonPath } from "./search-sql";
-import { ftsQuery, titleTerms, tsQuery } from "./search-terms";
+import { titleTerms } from "@/lib/title/search-words";
+import { ftsQuery, tsQuery } from "./search-terms";
 import { toJsonValue } from "./serde";
 import { encodeEvent, parseLastEventId } from "../http/sse";
 import { pathSegments } from "../http/router";

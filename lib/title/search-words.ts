@@ -1,0 +1,79 @@
+/**
+ * Title search's words: what a title is found by and how a query is read, one rule for the
+ * server's index (lib/server/store/search-terms.ts: SQLite FTS5 and Postgres tsvector hold these
+ * terms), its scan of a LangGraph server, and the sidebar, which tells a row found by an earlier
+ * title. Computed here rather than by FTS5's tokenizer: unicode61 splits on every symbol and
+ * punctuation mark, so `C++`, `C#` and emoji were dropped.
+ */
+
+const SPACES = /[\s\p{Z}]+/u;
+/** Runs of letters/digits (with their marks): what plain-word search matched before. */
+const PLAIN_WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*/gu;
+// `#` and `@` are part of names (C#, #42, @team); other punctuation at a word's edge is prose ("tips," "(C++)").
+const LEADING_PUNCT = /^(?:(?![#@])\p{P})+/u;
+const TRAILING_PUNCT = /(?:(?!#)\p{P})+$/u;
+const INNER_PUNCT = /(?:(?![#@&])\p{P})+/u;
+
+/** The longest search word of one space-separated chunk: edge punctuation trimmed, symbols kept. */
+function trimWord(chunk: string): string {
+  return chunk.replace(LEADING_PUNCT, "").replace(TRAILING_PUNCT, "");
+}
+
+const chunksOf = (text: string) => text.normalize("NFKC").split(SPACES).filter(Boolean);
+
+/**
+ * Every term a title is found by: each word as written (`c++`, `🏳️‍🌈`, `c#/f#`), its pieces
+ * between punctuation (`c#`, `f#`) and its plain letter/digit runs (`c`, `f`), so a prefix of
+ * any of them matches.
+ */
+export function titleTerms(title: string): string {
+  const terms = new Set<string>();
+  for (const chunk of chunksOf(title)) {
+    const word = trimWord(chunk);
+    if (word) terms.add(word);
+    for (const piece of word.split(INNER_PUNCT)) {
+      const p = trimWord(piece);
+      if (p) terms.add(p);
+    }
+    for (const plain of word.match(PLAIN_WORD) ?? []) terms.add(plain);
+  }
+  return [...terms].join(" ");
+}
+
+/** At most this many words of a query are used (each one is an AND). */
+const MAX_QUERY_WORDS = 16;
+/** Titles are at most 200 characters; a longer query cannot match and would only cost time. */
+const MAX_QUERY_CHARS = 1000;
+
+/**
+ * Case and (Latin) diacritic folding, in JS for both dialects so the index, the query and the
+ * broad plan's per-row test fold alike; control characters and lone surrogates are dropped (titles
+ * are sanitised of both already; a stray control would split a term in one place and not another,
+ * and a lone surrogate in a query reached SQLite as a character that matched every title).
+ */
+export function foldTerm(term: string): string {
+  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase().replace(/[\p{Cc}\p{Cs}]/gu, "");
+}
+
+/** The terms stored per revision, folded, space-separated (the same on both dialects). */
+export function searchTerms(title: string): string {
+  return titleTerms(title).split(" ").map(foldTerm).filter(Boolean).join(" ");
+}
+
+/** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */
+export function queryWords(text: string): string[] {
+  return chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * Does this title match these query words (queryWords)? Each word must be a prefix of one of the
+ * title's terms: the index's answer, reached in JS, for a server that has no index of ours (the
+ * forwarder's scan of a LangGraph server, lib/server/remote/title-scan.ts). No words, no match.
+ */
+export function titleMatches(title: string, words: readonly string[]): boolean {
+  if (!words.length) return false;
+  // Terms hold no space, so " word" occurs exactly where a term starts with word (as search-sql's instr).
+  const terms = ` ${searchTerms(title)}`;
+  return words.every((w) => terms.includes(` ${w}`));
+}
+
