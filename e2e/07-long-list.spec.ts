@@ -211,4 +211,47 @@ test.describe("a long list", () => {
     await expect(sidebar.rowTitle(id)).toHaveText("Kept while the list grew");
     await expect.poll(async () => (await apiClient().threads.getState<{ title: string }>(id)).values.title).toBe("Kept while the list grew");
   });
+
+  test("a new search starts at its top, also when its results come from the cache into a list already scrolled", async ({ page, sidebar }) => {
+    const loadPastOnePage = async () => {
+      for (let step = 0; step < 30 && (await sidebar.scroller.getAttribute("data-virtual")) === "false"; step++) {
+        await sidebar.scroller.hover();
+        await page.mouse.wheel(0, 600);
+        await page.waitForTimeout(150);
+      }
+      await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    };
+    const scrollTop = () => sidebar.scroller.evaluate((el) => el.scrollTop);
+    const scrollTo = async (top: number) => {
+      await sidebar.scroller.evaluate((el, t) => (el.scrollTop = t), top);
+      await expect.poll(scrollTop).toBe(top);
+    };
+    await page.goto("/");
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "false");
+    // Two searches that each load past one page (every seeded title has both words); their pages
+    // stay in the browser's cache.
+    await sidebar.search.fill("notes");
+    await loadPastOnePage();
+    await sidebar.search.fill("topic");
+    await expect.poll(scrollTop).toBe(0);
+    await loadPastOnePage();
+
+    // Virtual to virtual: back to the first search (as by deleting what was typed after it).
+    await scrollTo(900);
+    await sidebar.search.fill("notes");
+    await expect.poll(scrollTop).toBe(0);
+    await page.waitForTimeout(300);
+    expect(await scrollTop()).toBe(0);
+    await expect(sidebar.rows.first()).toBeInViewport();
+
+    // Plain to virtual: no search (one page), scrolled down; then the cached search again.
+    await sidebar.search.fill("");
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "false");
+    await scrollTo(600);
+    await sidebar.search.fill("notes");
+    await expect(sidebar.scroller).toHaveAttribute("data-virtual", "true");
+    await page.waitForTimeout(300);
+    expect(await scrollTop()).toBe(0);
+    await expect(sidebar.rows.first()).toBeInViewport();
+  });
 });

@@ -141,9 +141,14 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const virtual = model.rows.length > VIRTUALIZE_ABOVE;
   const handover = useRef<FocusHandover>(null);
   const onPlainLeave = useCallback((focus: FocusHandover) => (handover.current = focus), []);
+  // A new search (or none again) is a new list: it starts at its top. Its pages may come from the
+  // cache at once (typing back to an earlier search), into a list that stays virtual and would
+  // otherwise keep the old scroll offset, hiding the best matches above it.
   const shownSearch = useRef(search);
   useLayoutEffect(() => {
+    if (shownSearch.current === search) return;
     shownSearch.current = search;
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [search]);
 
   // Focus is never dropped to the page: after a rename or a delete it goes to a row.
