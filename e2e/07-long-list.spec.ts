@@ -1,3 +1,4 @@
+import { Sidebar } from "./pages/Sidebar";
 import { apiClient, expect, test } from "./support";
 
 const COUNT = 1000;
@@ -210,6 +211,48 @@ test.describe("a long list", () => {
     await expect(sidebar.editor).toBeHidden();
     await expect(sidebar.rowTitle(id)).toHaveText("Kept while the list grew");
     await expect.poll(async () => (await apiClient().threads.getState<{ title: string }>(id)).values.title).toBe("Kept while the list grew");
+  });
+
+  test("on a phone (44 px rows, against the list's 36 px estimate) the list turning virtual keeps the row at its top", async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto("/");
+    // The page is live (the drawer's button does nothing before).
+    await expect(page.getByTestId("composer-input")).toHaveAttribute("data-draft-restored", "true");
+    await page.getByTestId("open-drawer").click();
+    const list = new Sidebar(page, page.getByTestId("drawer"));
+    await expect(list.rows.first()).toBeVisible();
+    expect((await list.rows.first().boundingBox())!.height).toBe(44);
+    await expect(list.scroller).toHaveAttribute("data-virtual", "false");
+    const topRow = () =>
+      list.scroller.evaluate((el) => {
+        const top = el.getBoundingClientRect().top;
+        const rows = [...el.querySelectorAll<HTMLElement>('[data-testid="thread-row"]')];
+        return rows.find((r) => r.getBoundingClientRect().bottom > top + 1)?.dataset.threadId ?? null;
+      });
+    // Scrolled by steps of 300 px until the next page loads and the list turns virtual.
+    let before: string | null = null;
+    for (let step = 0; step < 40 && (await list.scroller.getAttribute("data-virtual")) === "false"; step++) {
+      before = await topRow();
+      await list.scroller.evaluate((el) => el.scrollBy(0, 300));
+      await page.waitForTimeout(150);
+    }
+    await expect(list.scroller).toHaveAttribute("data-virtual", "true");
+    await page.waitForTimeout(300);
+    const ids = await list.rows.evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.threadId));
+    const after = await topRow();
+    expect(before).not.toBeNull();
+    expect(after).not.toBeNull();
+    // The row at the top before the last step is still rendered, above or at the new top row, and
+    // within 300 px plus a row of it.
+    expect(ids).toContain(before);
+    const gap = await list.scroller.evaluate((el, [a, b]) => {
+      const box = (id: string) => el.querySelector<HTMLElement>(`[data-thread-id="${id}"]`)!.getBoundingClientRect().top;
+      return box(b!) - box(a!);
+    }, [before, after]);
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThanOrEqual(300 + 44 + 30);
+    await context.close();
   });
 
   test("a new search starts at its top, also when its results come from the cache into a list already scrolled", async ({ page, sidebar }) => {
