@@ -151,7 +151,11 @@ try {
           // A page without scripts (the control, the one-row page) never takes input.
           const composer = inert ? NaN : await Promise.race([window.__composerLive, new Promise((done) => setTimeout(() => done(NaN), 10_000))]);
           const nav = performance.getEntriesByType("navigation")[0];
-          const css = performance.getEntriesByType("resource").filter((e) => e.initiatorType === "link" && e.name.endsWith(".css"));
+          // Only stylesheets that hold the first paint back (Chromium's renderBlockingStatus), not a
+          // later or preloaded one.
+          const css = performance
+            .getEntriesByType("resource")
+            .filter((e) => e.initiatorType === "link" && e.name.endsWith(".css") && e.renderBlockingStatus !== "non-blocking");
           return {
             check: window.__rowCheckAt,
             rowPaint: await window.__rowPaint,
