@@ -53,6 +53,11 @@ test("reloading mid-answer rejoins the run; the list is patched, never refetched
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
 
   await sidebar.rename(id, "Sleep tips");
+  // The page loaded the thread busy; this tab saw the run end, so naming it again is offered.
+  await sidebar.openMenu(id);
+  await expect(page.getByTestId("menu-regenerate")).toBeVisible();
+  await expect(page.getByTestId("menu-regenerate")).not.toHaveAttribute("aria-disabled", "true");
+  await page.keyboard.press("Escape");
   await chat.send("Thanks!");
   await chat.waitForAnswerToFinish();
   await expect(sidebar.rowTitle(id)).toHaveText("Sleep tips");

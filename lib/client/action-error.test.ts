@@ -38,5 +38,12 @@ describe("actionErrorText", () => {
     expect(actionErrorText("regenerate", new HTTPError(409, "{}"))).toContain("still answering");
     expect(actionErrorText("delete", new TypeError("Failed to fetch"))).toContain("connection");
     expect(actionErrorText("star", new HTTPError(503, "{}"))).toContain("on our side");
+    // Naming it again: the title model failed (nothing changed), or a rename came first (it stays).
+    expect(actionErrorText("regenerate", new HTTPError(502, JSON.stringify({ detail: "title-model-failed: the title model gave no usable title (HTTP 500); the title is unchanged" })))).toBe(
+      "Couldn't name the conversation. The AI gave no usable title, so the title is unchanged. Try again in a moment.",
+    );
+    expect(actionErrorText("regenerate", new HTTPError(409, JSON.stringify({ detail: "title-changed: the title changed while a new one was being made; it was kept" })))).toBe(
+      "Couldn't name the conversation. Its title was changed meanwhile, and that title stays.",
+    );
   });
 });

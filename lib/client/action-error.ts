@@ -1,4 +1,4 @@
-import { apiErrorStatus } from "./api-client";
+import { apiErrorCode, apiErrorStatus } from "./api-client";
 
 export type RowAction = "rename" | "regenerate" | "star" | "unstar" | "delete";
 
@@ -11,9 +11,11 @@ const WHAT_FAILED: Record<RowAction, string> = {
 };
 
 /** Why, in words a person can act on; never the server's raw text (it may name thread ids). */
-function reasonFor(action: RowAction, status: number | undefined): string {
+function reasonFor(action: RowAction, status: number | undefined, code: string | null): string {
   if (status === undefined) return "Check your connection and try again.";
   if (status === 404) return "It no longer exists: it may have been deleted in another tab.";
+  if (code === "title-changed") return "Its title was changed meanwhile, and that title stays.";
+  if (code === "title-model-failed") return "The AI gave no usable title, so the title is unchanged. Try again in a moment.";
   if (status === 409) return "It is still answering. Try again when the answer has finished.";
   if (status === 422 && action === "regenerate") return "It needs a first message before it can be named.";
   if (status === 429) return "Too many requests. Wait a moment and try again.";
@@ -23,5 +25,5 @@ function reasonFor(action: RowAction, status: number | undefined): string {
 
 /** The toast text for a row action that failed. */
 export function actionErrorText(action: RowAction, err: unknown): string {
-  return `${WHAT_FAILED[action]} ${reasonFor(action, apiErrorStatus(err))}`;
+  return `${WHAT_FAILED[action]} ${reasonFor(action, apiErrorStatus(err), apiErrorCode(err))}`;
 }

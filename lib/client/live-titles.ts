@@ -38,6 +38,7 @@ export function recordNewThread(
     draft: { createdAt },
     activityAt: createdAt,
     busy: opts.busy ?? p.busy,
+    busyAt: opts.busy === undefined ? p.busyAt : at,
     stream: opts.instantTitle
       ? { fact: { title: opts.instantTitle, source: { kind: "fallback" } }, at, local: true }
       : p.stream,
@@ -48,7 +49,7 @@ export function recordNewThread(
 /** A run of this tab started (busy) or ended on a thread; `runId` lets a tab showing it join. */
 export function recordRunActivity(qc: QueryClient, threadId: string, busy: boolean, opts: { share?: boolean; runId?: string } = {}) {
   const at = new Date().toISOString();
-  patchRow(qc, threadId, (p) => ({ ...p, busy, activityAt: busy ? at : (p.activityAt ?? at) }));
+  patchRow(qc, threadId, (p) => ({ ...p, busy, busyAt: Date.now(), activityAt: busy ? at : (p.activityAt ?? at) }));
   if (opts.share !== false) broadcast({ type: "activity", threadId, at, busy, ...(opts.runId ? { runId: opts.runId } : {}) });
 }
 
@@ -66,7 +67,7 @@ export function applyTabMessage(qc: QueryClient, m: TabMessage): void {
       return;
     case "activity":
       // Another tab's run: show it as active here too (shimmer while untitled), not "ours".
-      patchRow(qc, m.threadId, (p) => ({ ...p, activityAt: m.at, busy: m.busy }));
+      patchRow(qc, m.threadId, (p) => ({ ...p, activityAt: m.at, busy: m.busy, busyAt: Date.now() }));
       return;
     case "starred":
       patchRow(qc, m.threadId, (p) => ({ ...p, starred: m.starred }));

@@ -70,3 +70,13 @@ export function resolveThreadTitle(
 ): ResolvedTitle {
   return resolveRowTitle(latestServerFact(row, fetchedAt, patch), patch?.edit, patch?.stream);
 }
+
+/**
+ * Whether a run is going on a thread: the later of what a fetched row said (its status, as of
+ * `fetchedAt`) and what this tab learnt since (a run it started, joined or saw end). A run the page
+ * loaded as busy and this tab then saw end is over, though no page was fetched again.
+ */
+export function isBusy(rowStatus: string | undefined, fetchedAt: number, patch: RowPatch | undefined): boolean {
+  if (patch?.busy !== undefined && (patch.busyAt ?? Number.POSITIVE_INFINITY) > fetchedAt) return patch.busy;
+  return rowStatus === "busy" || patch?.busy === true;
+}

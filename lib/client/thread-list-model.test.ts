@@ -160,6 +160,18 @@ describe("buildThreadListModel", () => {
     expect(m.byId.get("b")?.pending).toBe(false);
   });
 
+  it("a row fetched busy is idle once this tab saw its run end after the fetch, and busy again for a newer fetch", () => {
+    const pages = [page([row("a", daysAgo(0), { status: "busy" })], 100)];
+    expect(buildThreadListModel(pages, {}, NOW).byId.get("a")?.busy).toBe(true);
+    expect(buildThreadListModel(pages, { a: { busy: false, busyAt: 200 } }, NOW).byId.get("a")?.busy).toBe(false);
+    // What this tab learnt before the page was fetched is older than the page.
+    expect(buildThreadListModel(pages, { a: { busy: false, busyAt: 50 } }, NOW).byId.get("a")?.busy).toBe(true);
+    const idle = [page([row("a", daysAgo(0))], 100)];
+    expect(buildThreadListModel(idle, { a: { busy: true, busyAt: 200 } }, NOW).byId.get("a")?.busy).toBe(true);
+    expect(buildThreadListModel(idle, { a: { busy: true, busyAt: 50 } }, NOW).byId.get("a")?.busy).toBe(true);
+    expect(buildThreadListModel(idle, { a: { busy: false, busyAt: 50 } }, NOW).byId.get("a")?.busy).toBe(false);
+  });
+
   it("keeps the user's pinned title over a later automatic stream title", () => {
     const pages = [page([row("a", daysAgo(0), { title: { title: "Mine", source: { kind: "user" } } })], 100)];
     const m = buildThreadListModel(pages, { a: { stream: { fact: { title: "Model", source: { kind: "model" } }, at: 200 } } }, NOW);

@@ -1,5 +1,5 @@
 import { sameTitleFact } from "@/lib/title";
-import { resolveThreadTitle } from "./resolve-row-title";
+import { isBusy, resolveThreadTitle } from "./resolve-row-title";
 import type {
   DateGroup,
   ListItem,
@@ -102,7 +102,7 @@ function toView(entry: Entry, patch: RowPatch | undefined, bounds: ReturnType<ty
   const activityAt = later ? (patch?.activityAt ?? base) : base;
   const t = later ? patchT : baseT;
   const starred = patch?.starred ?? row?.starred ?? false;
-  const busy = patch?.busy === true || row?.status === "busy";
+  const busy = isBusy(row?.status, entry.fetchedAt, patch);
   const resolved = resolveThreadTitle(row, entry.fetchedAt, patch);
   const view: RowView = {
     id: entry.id,

@@ -59,8 +59,10 @@ export interface RowPatch {
   starred?: boolean;
   /** Activity newer than the fetched row (a run started here). */
   activityAt?: string;
-  /** A run of this tab is going on this thread. */
+  /** A run of this tab (or another tab) is going on this thread, or has ended (false). */
   busy?: boolean;
+  /** When `busy` was learnt (ms): it overrides a fetched row's status only when newer (isBusy). */
+  busyAt?: number;
 }
 
 export type RowPatches = Readonly<Record<string, RowPatch>>;

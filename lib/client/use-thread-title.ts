@@ -3,7 +3,7 @@ import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/r
 import { useCallback, useRef, useSyncExternalStore } from "react";
 import { sameTitleFact, type TitleFact, type TitleSource } from "@/lib/title";
 import { threadKeys } from "./query-keys";
-import { resolveThreadTitle } from "./resolve-row-title";
+import { isBusy, resolveThreadTitle } from "./resolve-row-title";
 import { getPatches } from "./row-patches";
 import type { ThreadPage, ThreadRow } from "./types";
 
@@ -43,7 +43,7 @@ export function computeThreadTitle(qc: QueryClient, threadId: string | null, see
   const seededRow: ThreadRow | undefined =
     !listed && seed ? { id: threadId, createdAt: "", activityAt: "", status: "idle", starred: false, title: seed } : undefined;
   const resolved = resolveThreadTitle(listed?.row ?? seededRow, listed?.fetchedAt ?? 0, patch);
-  const busy = patch?.busy === true || listed?.row.status === "busy";
+  const busy = isBusy(listed?.row.status, listed?.fetchedAt ?? 0, patch);
   return { title: resolved.title, source: resolved.source, pending: resolved.local || (resolved.title === null && busy) };
 }
 
