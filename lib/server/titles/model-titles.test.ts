@@ -260,13 +260,56 @@ describe("Let AI name this, the audit route and deletion", () => {
     expect(Number(audits)).toBe(0);
   });
 
-  it("regenerate falls back to the local title when the model fails", async () => {
+  it("regenerate changes nothing when the model fails (502, the pin stays); the automatic first title still falls back", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { h } = await setup("anthropic", { status: 500 });
     const t = await h.client.threads.create();
     await h.client.runs.wait(t.thread_id, "agent", { input: human(TRIP) });
+    expect((await h.client.threads.getState<{ title: string }>(t.thread_id)).values.title).toBe(fallbackTitle(TRIP));
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Pinned by me" } });
     const res = await h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" });
-    expect(await res.json()).toMatchObject({ title: fallbackTitle(TRIP), title_source: { kind: "fallback" } });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/^title-model-failed: .*unchanged$/);
+    const state = await h.client.threads.getState<{ title: string; title_source: unknown }>(t.thread_id);
+    expect(state.values).toMatchObject({ title: "Pinned by me", title_source: { kind: "user" } });
+    const audit = (await (await h.fetch(`/threads/${t.thread_id}/title/requests`)).json()) as TitleRequestRow[];
+    expect(audit.map((a) => [a.purpose, a.outcome])).toEqual([["regenerate", "error"], ["first", "error"]]);
+  });
+
+  it("a message sent while a slow regenerate asks the model starts at once; a rename made meanwhile stays (409)", async () => {
+    let n = 0;
+    const { h, titleRequests } = await setup("openai", () => (n++ === 0 ? { text: "Lisbon Trip" } : { text: "Too Late Title", delayMs: 3000 }), { config: { timeout_ms: 8000 } });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human(TRIP) });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Pinned" } });
+
+    // A message while the model is asked: its run streams its first event long before the reply.
+    let regenerateSettled = 0;
+    const regenerate = h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" }).finally(() => (regenerateSettled = performance.now()));
+    while (titleRequests().length < 2) await sleep(10);
+    let firstEvent = 0;
+    for await (const p of h.client.runs.stream(t.thread_id, "agent", { input: human("And in Porto?"), streamMode: ["values"] })) {
+      if (p.event === "values" && !firstEvent) firstEvent = performance.now();
+    }
+    const res = await regenerate;
+    // The run's first event came while the 3 s title call was still out, not with the
+    // regenerate's end (before, the run waited for the whole regenerate, model reply included).
+    expect(firstEvent).toBeGreaterThan(0);
+    expect(regenerateSettled - firstEvent).toBeGreaterThan(1000);
+    // The run took the lock while the model was asked: the regenerate found the thread busy, or
+    // (had the run ended first) wrote after it; either way the answer did not wait.
+    expect([200, 409]).toContain(res.status);
+
+    // A rename while the model is asked: the rename is newer, it stays.
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Pinned again" } });
+    const second = h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" });
+    while (titleRequests().length < 3) await sleep(10);
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Renamed meanwhile" } });
+    const late = await second;
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { detail: string }).detail).toMatch(/^title-changed: /);
+    const state = await h.client.threads.getState<{ title: string; title_source: unknown }>(t.thread_id);
+    expect(state.values).toMatchObject({ title: "Renamed meanwhile", title_source: { kind: "user" } });
   });
 
   it("titles an attachment-only first message from its file names, with no title call; with text, sends names and kinds, never bytes", async () => {

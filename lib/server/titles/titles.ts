@@ -1,8 +1,8 @@
-import { decideTitle, isRealUserMessage, messageAttachments, messageRole, normalizeUserTitle, titleFactOf, userMessageText, type TitleConfig, type TitleSource } from "@/lib/title";
+import { decideTitle, isRealUserMessage, messageAttachments, messageRole, normalizeUserTitle, sameTitleFact, titleFactOf, userMessageText, type TitleConfig, type TitleFact, type TitleSource } from "@/lib/title";
 import { proposeFallbackTitle } from "@/lib/agent/title-proposals";
 import type { ModelTitler } from "@/lib/agent/title-model";
 import { contentToText } from "@/lib/title";
-import { conflict, unprocessable } from "../http/errors";
+import { ApiError, conflict, unprocessable } from "../http/errors";
 import { checkpointJson, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
 import type { Registry } from "../store/registry";
 import type { RunManager } from "../runs/run-manager";
@@ -52,19 +52,34 @@ export class TitleService {
     );
   }
 
-  /** Clears the pin and writes a fresh automatic title now (409 while a run is going). */
+  /**
+   * Clears the pin and writes a fresh automatic title (409 while a run is going). The conversation
+   * is read under the run lock, the title model asked outside it (a message sent meanwhile starts
+   * at once instead of waiting for the title call), and the title written under it again, only if
+   * nothing retitled the thread in between (a rename made meanwhile is newer and stays: 409).
+   * Asked and failed, the model changes nothing (502): the user asked for the AI's title, and a
+   * pin must not quietly become the first message's words.
+   */
   async regenerate(threadId: string) {
     const { registry, runs, graph, titleConfig } = this.d;
     await registry.get(threadId);
+    const busy = (): never => {
+      throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
+    };
+    const snap = await runs.exclusive(threadId, () => graph.getState(threadConfig(threadId)), busy);
+    const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
+    const fallback = proposeFallbackTitle(messages, titleConfig);
+    if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
+    const model = await this.modelTitle(threadId, messages);
+    if (model && !model.ok) throw new ApiError(502, `title-model-failed: the title model gave no usable title (${model.reason}); the title is unchanged`);
+    const proposal = model?.fact ?? fallback;
+    const before = titleFactOf(snap.values);
     return runs.exclusive(
       threadId,
       async () => {
-        const snap = await graph.getState(threadConfig(threadId));
-        const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
-        const fallback = proposeFallbackTitle(messages, titleConfig);
-        if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
-        const proposal = (await this.modelTitle(threadId, messages)) ?? fallback;
-        if (!decideTitle(titleFactOf(snap.values), proposal, { regenerate: true }).accept) {
+        const now = titleFactOf((await graph.getState(threadConfig(threadId))).values);
+        if (!sameTitleFact(now, before)) throw conflict("title-changed: the title changed while a new one was being made; it was kept");
+        if (!decideTitle(now, proposal, { regenerate: true }).accept) {
           throw unprocessable("title-regenerate: no usable title could be generated");
         }
         await writeTitleToCheckpoint(graph, threadId, proposal.title, proposal.source);
@@ -72,15 +87,14 @@ export class TitleService {
         await registry.mirrorState(threadId, await graph.getState(threadConfig(threadId)));
         return { title: proposal.title, title_source: proposal.source };
       },
-      () => {
-        throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
-      },
+      busy,
     );
   }
 
   /**
    * A drifted conversation gets a title that fits it now: the model sees the first message and
-   * the latest exchange (both capped by the engine). Null when there is no model or it failed.
+   * the latest exchange (both capped by the engine). Null when there is no model (or no message
+   * of the user's to name it from); `ok: false` with the reason when the model failed.
    */
   private async modelTitle(threadId: string, messages: unknown[]) {
     const { titler, registry } = this.d;
@@ -97,6 +111,6 @@ export class TitleService {
       latest: users.length > 1 || lastAssistant ? { userText: userMessageText(lastUser), assistantText: contentToText((lastAssistant as { content?: unknown } | undefined)?.content) } : undefined,
       audit: (record) => registry.recordTitleRequest(record),
     });
-    return attempt.ok ? { title: attempt.title, source: attempt.source } : null;
+    return attempt.ok ? { ok: true as const, fact: { title: attempt.title, source: attempt.source } satisfies TitleFact } : { ok: false as const, reason: attempt.reason };
   }
 }
