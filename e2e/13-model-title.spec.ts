@@ -63,6 +63,20 @@ test("the sidebar shows the fallback at once, then the model's title, naming the
   await sidebar.openMenu(id);
   await expect(page.getByTestId("menu-regenerate")).toHaveText("Let AI name this");
   await page.keyboard.press("Escape");
+
+  // The title model fails: the pin stays, and the toast says the AI gave nothing usable.
+  await chat.waitForAnswerToFinish();
+  llm.script("e2e-title", { status: 500 });
+  try {
+    await sidebar.menuItem(id, "menu-regenerate");
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "The AI gave no usable title" })).toBeVisible();
+    await expect(sidebar.rowTitle(id)).toHaveText("Our Lisbon list");
+    await expect(sidebar.rowLock(id)).toBeVisible();
+    const state = await (await fetch(`${BASE}/api/langgraph/threads/${id}/state`)).json();
+    expect(state.values).toMatchObject({ title: "Our Lisbon list", title_source: { kind: "user" } });
+  } finally {
+    llm.script("e2e-title", { text: '"Lisbon Food Weekend"', delayMs: 1500 });
+  }
 });
 
 test("title history names the model, and a rename's Undo brings the model's title back with its model", async ({ page }) => {
