@@ -101,3 +101,35 @@ test("title history names the model, and a rename's Undo brings the model's titl
   const sources = page.getByTestId("title-history").getByTestId("title-revision-source");
   await expect(sources).toHaveText(["Named by AI (anthropic:e2e-title)", "Named by you", "Named by AI (anthropic:e2e-title)", "From your first message"]);
 });
+
+test("a reload during a slow 'Let AI name this' shows the AI's title with the next answer, though the page had loaded the pin", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const sidebar = new Sidebar(page);
+  await page.goto(BASE);
+  await expect(chat.input).toBeVisible();
+  await chat.send("Which pastry shops in Lisbon open early?");
+  const id = await chat.threadId();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend", { timeout: 15_000 });
+  await chat.waitForAnswerToFinish();
+  await sidebar.rename(id, "My pin");
+
+  llm.script("e2e-title", { text: '"Early Lisbon Pastries"', delayMs: 3000 });
+  try {
+    await sidebar.menuItem(id, "menu-regenerate");
+    await page.waitForTimeout(300);
+    await page.reload();
+    await expect(chat.input).toBeVisible();
+    // The server finishes the regenerate; this page loaded before that, with the pin.
+    const serverTitle = async () => (await (await fetch(`${BASE}/api/langgraph/threads/${id}/state`)).json()).values.title;
+    await expect.poll(serverTitle, { timeout: 15_000 }).toBe("Early Lisbon Pastries");
+
+    // The next answer's values are the server's state: the AI's title, unpinned, everywhere.
+    await chat.send("And which one has the best pastel de nata?");
+    await chat.waitForAnswerToFinish();
+    await expect(chat.title).toHaveText("Early Lisbon Pastries");
+    await expect(sidebar.rowTitle(id)).toHaveText("Early Lisbon Pastries");
+    await expect(sidebar.rowLock(id)).toHaveCount(0);
+  } finally {
+    llm.script("e2e-title", { text: '"Lisbon Food Weekend"', delayMs: 1500 });
+  }
+});

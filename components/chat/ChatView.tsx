@@ -115,6 +115,12 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [qc, app.title],
   );
 
+  // The run this view last sent, while it streams: when (before the request left) and the title
+  // shown then. A different title in its values came from the server, which is its state from
+  // then on (recordStreamTitle's `since`); the same one may still be the optimistic copy of the
+  // values from before the send, as old as they are.
+  const ownRun = useRef<{ since: number; shownTitle: string } | null>(null);
+  const shownTitle = useRef("");
   const stream = useStream<ChatState>({
     client: getBrowserClient(),
     assistantId: ASSISTANT_ID,
@@ -158,15 +164,21 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const values = stream.values;
   const title = values?.title ?? null;
   const sourceKey = JSON.stringify(values?.title_source ?? null);
+  const streaming = stream.isLoading;
   useEffect(() => {
-    if (threadId && title) recordStreamTitle(qc, threadId, { title, title_source: JSON.parse(sourceKey) });
-  }, [qc, threadId, title, sourceKey]);
+    const key = JSON.stringify([title, sourceKey]);
+    shownTitle.current = key;
+    const own = ownRun.current;
+    const since = streaming && own && own.shownTitle !== key ? own.since : undefined;
+    if (threadId && title) recordStreamTitle(qc, threadId, { title, title_source: JSON.parse(sourceKey) }, { since });
+  }, [qc, threadId, title, sourceKey, streaming]);
 
   // A run of ours ended (done, stopped or failed).
   const isLoading = stream.isLoading;
   const wasLoading = useRef(false);
   useEffect(() => {
     if (wasLoading.current && !isLoading && threadId) {
+      ownRun.current = null;
       runRegistry.forget(threadId);
       recordRunActivity(qc, threadId, false);
     }
@@ -211,7 +223,15 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [noteTaken],
   );
 
-  const { submit, joinStream } = stream;
+  const { joinStream } = stream;
+  const streamSubmit = stream.submit;
+  const submit = useCallback(
+    (...args: Parameters<typeof streamSubmit>) => {
+      ownRun.current = { since: Date.now(), shownTitle: shownTitle.current };
+      return streamSubmit(...args);
+    },
+    [streamSubmit],
+  );
   const join = useCallback(
     (runId: string) => {
       setLastAction({ kind: "join", runId });

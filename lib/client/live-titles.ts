@@ -8,13 +8,14 @@ import { getPatches, patchRow } from "./row-patches";
  * Empty titles are not facts (the first values event of a run has none yet) and a repeat of the
  * same fact keeps its original time. The display rule lives in resolveRowTitle, not here.
  */
-export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}) {
+export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean; since?: number } = {}) {
   const fact = titleFactOf(values);
   if (!fact.title) return;
   const prev = getPatches(qc)[threadId]?.stream;
-  if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return;
+  if (prev && !prev.local && sameTitleFact(prev.fact, fact) && (opts.since === undefined || prev.since === opts.since)) return;
   const at = opts.at ?? Date.now();
-  patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
+  // `since` stays this tab's: another tab learnt its facts at other times (it gets a proposal).
+  patchRow(qc, threadId, (p) => ({ ...p, stream: opts.since === undefined ? { fact, at } : { fact, at, since: opts.since } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });
 }
 
