@@ -9,7 +9,7 @@ export const EMPTY_TITLE = "New Conversation";
 
 // Fallback titles stay short even when max_chars allows a long model title.
 const FALLBACK_LIMIT = 50;
-const ELLIPSIS = "...";
+export const ELLIPSIS = "...";
 
 type CutConfig = Pick<TitleConfig, "max_chars"> & Partial<Pick<TitleConfig, "fallback_cut">>;
 
@@ -28,6 +28,15 @@ function body(graphemes: string[], keep: number, cut: CutConfig["fallback_cut"])
   return graphemes.slice(0, keep);
 }
 
+/**
+ * `graphemes` (at least one past `limit` when there are more) as a title of at most `limit`
+ * graphemes: whole when it fits, else its first `keep`, moved back before a word, and "...".
+ */
+export function fitGraphemes(graphemes: string[], limit: number, keep: number, cut: CutConfig["fallback_cut"] = "word"): string {
+  if (graphemes.length <= limit) return graphemes.join("");
+  return body(graphemes, Math.max(0, keep), cut).join("").trimEnd() + ELLIPSIS;
+}
+
 /** `text` (as `view` shows it) within the fallback length rule, or null when nothing visible is left. */
 function cutTitle(text: string, config: CutConfig, view: PrefixView): string | null {
   // The browser passes config it received as JSON; a missing bound must not mean an endless loop.
@@ -36,9 +45,8 @@ function cutTitle(text: string, config: CutConfig, view: PrefixView): string | n
   const keep = Math.max(0, Math.min(limit, maxChars - ELLIPSIS.length));
   // One grapheme past the limit: the word rule needs to see what follows the cut.
   const { graphemes } = leadingGraphemes(text, limit + 1, view);
-  if (graphemes.length > limit) return body(graphemes, keep, config?.fallback_cut).join("").trimEnd() + ELLIPSIS;
-  const whole = graphemes.join("");
-  return whole === "" ? null : whole;
+  const fitted = fitGraphemes(graphemes, limit, keep, config?.fallback_cut);
+  return fitted === "" ? null : fitted;
 }
 
 const sanitizedView: PrefixView = (s, budget) => sanitizePrefix(s, budget);

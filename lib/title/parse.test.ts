@@ -102,18 +102,21 @@ describe("sanitising and capping", () => {
     expect(parseModelTitle("<think>x</think>\u001b[1mBold\u001b[0m")).toBe("Bold");
   });
 
-  it("caps at max_chars graphemes without an ellipsis", () => {
-    expect(parseModelTitle("a".repeat(61))).toBe("a".repeat(60));
+  it("caps at max_chars graphemes as a fallback title is cut: before a word, with '...'", () => {
+    expect(parseModelTitle("a".repeat(61))).toBe(`${"a".repeat(57)}...`);
     expect(parseModelTitle("a".repeat(60))).toBe("a".repeat(60));
-    expect(parseModelTitle("abcdefghijklmno", { max_chars: 10 })).toBe("abcdefghij");
-    expect(parseModelTitle("abcdefghi jkl", { max_chars: 10 })).toBe("abcdefghi");
+    expect(parseModelTitle("abcdefghijklmno", { max_chars: 10 })).toBe("abcdefg...");
+    expect(parseModelTitle("Autumn Leaf Haikuification Masterclass", { max_chars: 20 })).toBe("Autumn Leaf...");
+    expect(parseModelTitle("An Extraordinarily Comprehensive Autumnal Leaf Haikuification Masterclass Extravaganza")).toBe(
+      "An Extraordinarily Comprehensive Autumnal Leaf...",
+    );
   });
 
   it("the cap never splits a grapheme", () => {
     const family = "👨‍👩‍👧‍👦";
-    expect(parseModelTitle(family.repeat(11), { max_chars: 10 })).toBe(family.repeat(10));
-    expect(parseModelTitle("🇯🇵".repeat(11), { max_chars: 10 })).toBe("🇯🇵".repeat(10));
-    expect(parseModelTitle("e\u0301".repeat(11), { max_chars: 10 })).toBe("e\u0301".repeat(10));
+    expect(parseModelTitle(family.repeat(11), { max_chars: 10 })).toBe(`${family.repeat(7)}...`);
+    expect(parseModelTitle("🇯🇵".repeat(11), { max_chars: 10 })).toBe(`${"🇯🇵".repeat(7)}...`);
+    expect(parseModelTitle("e\u0301".repeat(11), { max_chars: 10 })).toBe(`${"e\u0301".repeat(7)}...`);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { TitleConfig } from "./config";
 import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { contentToText } from "./content";
-import { truncateGraphemes } from "./graphemes";
+import { takeGraphemes } from "./graphemes";
+import { ELLIPSIS, fitGraphemes } from "./fallback";
 import { sanitizePrefix } from "./sanitize";
 import { stripThinkTags } from "./think";
 
@@ -84,9 +85,13 @@ export function readModelReply(output: unknown): ModelReply {
   return { raw, cleaned: clean(raw), truncated: !complete, thought: answer.length !== whole.length, lines };
 }
 
-/** The cleaned reply cut to max_chars graphemes, or null when nothing is left. */
+/**
+ * The cleaned reply within max_chars graphemes, or null when nothing is left. A longer one is cut
+ * as a fallback title is, before a word and with "...", so a cut title says it was cut.
+ */
 export function capModelTitle(reply: ModelReply, config: Pick<TitleConfig, "max_chars">): string | null {
-  const capped = truncateGraphemes(reply.cleaned, config.max_chars).trimEnd();
+  const max = config.max_chars;
+  const capped = fitGraphemes(takeGraphemes(reply.cleaned, max + 1), max, max - ELLIPSIS.length).trimEnd();
   return capped === "" ? null : capped;
 }
 
