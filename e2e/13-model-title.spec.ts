@@ -115,15 +115,20 @@ test("a reload during a slow 'Let AI name this' shows the AI's title with the ne
 
   llm.script("e2e-title", { text: '"Early Lisbon Pastries"', delayMs: 3000 });
   try {
+    // Reloaded once the server asked the model (3 s to answer): the page loads the pin.
+    const asked = llm.requests.filter((r) => r.model === "e2e-title").length;
     await sidebar.menuItem(id, "menu-regenerate");
-    await page.waitForTimeout(300);
+    await expect.poll(() => llm.requests.filter((r) => r.model === "e2e-title").length).toBe(asked + 1);
     await page.reload();
     await expect(chat.input).toBeVisible();
-    // The server finishes the regenerate; this page loaded before that, with the pin.
+    await expect(chat.title).toHaveText("My pin");
+    // The server finishes the regenerate; this page does not see it.
     const serverTitle = async () => (await (await fetch(`${BASE}/api/langgraph/threads/${id}/state`)).json()).values.title;
     await expect.poll(serverTitle, { timeout: 15_000 }).toBe("Early Lisbon Pastries");
+    await expect(chat.title).toHaveText("My pin");
 
-    // The next answer's values are the server's state: the AI's title, unpinned, everywhere.
+    // The next answer's values name it automatically while the page shows a pin: the page reads
+    // the thread's title again, and shows the AI's title, unpinned, everywhere.
     await chat.send("And which one has the best pastel de nata?");
     await chat.waitForAnswerToFinish();
     await expect(chat.title).toHaveText("Early Lisbon Pastries");

@@ -11,9 +11,10 @@ import { userMessageContent, type ComposerAttachment } from "@/lib/client/attach
 import { instantTitleOf } from "@/lib/client/instant-title";
 import { visibleMessages } from "@/lib/client/chat-messages";
 import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
-import { recordNewThread, recordRunActivity, recordStreamTitle } from "@/lib/client/live-titles";
+import { recordNewThread, recordRunActivity, recordStreamTitle, rereadThreadTitle } from "@/lib/client/live-titles";
 import { planRetry, UNREADABLE } from "@/lib/client/retry-plan";
 import { runRegistry } from "@/lib/client/run-registry";
+import { computeThreadTitle } from "@/lib/client/use-thread-title";
 import { holdSentFiles, releaseSentFiles } from "@/lib/client/draft-files";
 import { holdUnsent, moveUnsent, peekUnsent, releaseUnsent, sendsUnderWay, tabId, withUnsentLock } from "@/lib/client/unsent";
 import { browserStorage, NEW_CONVERSATION_DRAFT } from "@/lib/client/use-draft";
@@ -115,11 +116,10 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [qc, app.title],
   );
 
-  // The run this view last sent, while it streams: when (before the request left) and the title
-  // shown then. A different title in its values came from the server, which is its state from
-  // then on (recordStreamTitle's `since`); the same one may still be the optimistic copy of the
-  // values from before the send, as old as they are.
-  const ownRun = useRef<{ since: number; shownTitle: string } | null>(null);
+  // The run this view last sent, while it streams: the title its values showed at the send (a
+  // different one came from the server; the same one may be the optimistic copy of older values),
+  // and whether the thread's title was read again for it.
+  const ownRun = useRef<{ shownTitle: string; reread: boolean } | null>(null);
   const shownTitle = useRef("");
   const stream = useStream<ChatState>({
     client: getBrowserClient(),
@@ -168,9 +168,18 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   useEffect(() => {
     const key = JSON.stringify([title, sourceKey]);
     shownTitle.current = key;
+    if (!threadId || !title) return;
+    const source = JSON.parse(sourceKey) as TitleSource | null;
+    recordStreamTitle(qc, threadId, { title, title_source: source });
+    // Our run's server values name it automatically while this page shows the user's pin: the
+    // pin may have been taken off where this page did not see it (a regenerate that ended after a
+    // reload), or may still be waiting to be written. The stream only proposes, so the registry,
+    // which holds both, is read once and decides.
     const own = ownRun.current;
-    const since = streaming && own && own.shownTitle !== key ? own.since : undefined;
-    if (threadId && title) recordStreamTitle(qc, threadId, { title, title_source: JSON.parse(sourceKey) }, { since });
+    if (streaming && own && !own.reread && own.shownTitle !== key && source?.kind !== "user" && computeThreadTitle(qc, threadId).source?.kind === "user") {
+      own.reread = true;
+      void rereadThreadTitle(qc, threadId).catch(() => undefined);
+    }
   }, [qc, threadId, title, sourceKey, streaming]);
 
   // A run of ours ended (done, stopped or failed).
@@ -227,7 +236,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   const streamSubmit = stream.submit;
   const submit = useCallback(
     (...args: Parameters<typeof streamSubmit>) => {
-      ownRun.current = { since: Date.now(), shownTitle: shownTitle.current };
+      ownRun.current = { shownTitle: shownTitle.current, reread: false };
       return streamSubmit(...args);
     },
     [streamSubmit],

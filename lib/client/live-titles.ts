@@ -1,22 +1,33 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { sameTitleFact, titleFactOf, type TitleFact } from "@/lib/title";
 import { broadcast, type TabMessage } from "./cross-tab";
+import { loadBrowserClient } from "./api-client";
 import { getPatches, patchRow } from "./row-patches";
+import { fetchThreadRowPage } from "./thread-pages";
 
 /**
  * A run's `values` event (or state) carried a title: remember it as this row's latest stream fact.
  * Empty titles are not facts (the first values event of a run has none yet) and a repeat of the
  * same fact keeps its original time. The display rule lives in resolveRowTitle, not here.
  */
-export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean; since?: number } = {}) {
+export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}) {
   const fact = titleFactOf(values);
   if (!fact.title) return;
   const prev = getPatches(qc)[threadId]?.stream;
-  if (prev && !prev.local && sameTitleFact(prev.fact, fact) && (opts.since === undefined || prev.since === opts.since)) return;
+  if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return;
   const at = opts.at ?? Date.now();
-  // `since` stays this tab's: another tab learnt its facts at other times (it gets a proposal).
-  patchRow(qc, threadId, (p) => ({ ...p, stream: opts.since === undefined ? { fact, at } : { fact, at, since: opts.since } }));
+  patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });
+}
+
+/**
+ * The thread's title as the registry holds it now (a pin still waiting to be written included),
+ * recorded as a server fact dated when the read began: a rename answered meanwhile stays newer.
+ */
+export async function rereadThreadTitle(qc: QueryClient, threadId: string): Promise<void> {
+  const page = await fetchThreadRowPage(await loadBrowserClient(), threadId);
+  const row = page.rows[0];
+  if (row) recordServerTitle(qc, threadId, row.title, { at: page.fetchedAt });
 }
 
 /** The server answered with the thread's current title (rename, regenerate, another tab). */

@@ -31,18 +31,6 @@ describe("resolveRowTitle", () => {
     expect(resolveRowTitle(user("Mine", 10), null, fb("hello", 20)).title).toBe("Mine");
   });
 
-  it("takes the values of a run this tab sent after it learnt the server's fact as the newer fact, pin or not", () => {
-    // The pin was taken off where this page did not see it (a regenerate ended after a reload).
-    const sentAfter = { ...model("Regenerated", 20), since: 15 };
-    expect(resolveRowTitle(user("Mine", 10), null, sentAfter)).toMatchObject({ title: "Regenerated", origin: "stream", source: { kind: "model" } });
-    // A run sent before the fact was learnt (a rename's answer came after the send) only proposes.
-    const sentBefore = { ...model("Regenerated", 20), since: 5 };
-    expect(resolveRowTitle(user("Mine", 10), null, sentBefore).title).toBe("Mine");
-    // Never older than the fact it would replace, and an optimistic rename still wins over it.
-    expect(resolveRowTitle(user("Mine", 30), null, sentAfter).title).toBe("Mine");
-    expect(resolveRowTitle(user("Mine", 10), { title: "Typed", at: 25 }, sentAfter)).toMatchObject({ title: "Typed", origin: "edit" });
-  });
-
   it("never downgrades a model title to a later fallback event (replays)", () => {
     expect(resolveRowTitle(model("Good", 10), null, fb("hello wor...", 20)).title).toBe("Good");
   });

@@ -18,12 +18,6 @@ const NO_FACT: TitleFact = { title: null, source: null };
  * fact is a proposal, and an optimistic rename is a "user" proposal. Both go through lib/title's
  * `decideTitle`, the same rule every server-side writer uses, so the browser never invents a
  * second precedence rule. Used by the list rows, the chat header and `document.title` alike.
- *
- * One exception, which is not a second rule but a newer fact: the values of a run this tab sent
- * after it learnt the server's fact (`stream.since`) are the server's own state since, which
- * includes every write that fact could know of (e.g. a title regenerated while this page was
- * reloading, which took the pin off). Those replace the fact rather than propose to it. A stream
- * of a run sent before the fact was learnt, or joined, stays a proposal: it may predate a pin.
  */
 export function resolveRowTitle(
   server: TimedFact | null | undefined,
@@ -37,8 +31,7 @@ export function resolveRowTitle(
   const streamTitle = stream?.fact.title;
   if (stream && streamTitle && (!server || stream.at > server.at)) {
     const source: TitleSource = stream.fact.source ?? { kind: "fallback" };
-    const newerState = stream.since !== undefined && (!server || stream.since > server.at);
-    if (newerState || decideTitle(fact, { title: streamTitle, source }).accept) {
+    if (decideTitle(fact, { title: streamTitle, source }).accept) {
       fact = { title: streamTitle, source };
       origin = "stream";
       local = stream.local === true;

@@ -34,12 +34,6 @@ export interface TimedFact {
   at: number;
   /** True for the browser's own instant fallback title, not yet confirmed by the server. */
   local?: boolean;
-  /**
-   * A stream title of a run this tab sent: when it was sent (before the request left). The run's
-   * values are the server's state from its start on, so they are newer than any fact learnt
-   * before then (resolveRowTitle).
-   */
-  since?: number;
 }
 
 /** A rename the user made that the server has not confirmed yet. */
