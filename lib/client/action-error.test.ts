@@ -45,5 +45,8 @@ describe("actionErrorText", () => {
     expect(actionErrorText("regenerate", new HTTPError(409, JSON.stringify({ detail: "title-changed: the title changed while a new one was being made; it was kept" })))).toBe(
       "Couldn't name the conversation. Its title was changed meanwhile, and that title stays.",
     );
+    expect(actionErrorText("regenerate", new HTTPError(409, JSON.stringify({ detail: "thread-changed: the conversation moved on" })))).toBe(
+      "Couldn't name the conversation. The conversation moved on meanwhile. Try again to name it as it is now.",
+    );
   });
 });

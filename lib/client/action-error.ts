@@ -15,6 +15,7 @@ function reasonFor(action: RowAction, status: number | undefined, code: string |
   if (status === undefined) return "Check your connection and try again.";
   if (status === 404) return "It no longer exists: it may have been deleted in another tab.";
   if (code === "title-changed") return "Its title was changed meanwhile, and that title stays.";
+  if (code === "thread-changed") return "The conversation moved on meanwhile. Try again to name it as it is now.";
   if (code === "title-model-failed") return "The AI gave no usable title, so the title is unchanged. Try again in a moment.";
   if (status === 409) return "It is still answering. Try again when the answer has finished.";
   if (status === 422 && action === "regenerate") return "It needs a first message before it can be named.";

@@ -56,7 +56,9 @@ export class TitleService {
    * Clears the pin and writes a fresh automatic title (409 while a run is going). The conversation
    * is read under the run lock, the title model asked outside it (a message sent meanwhile starts
    * at once instead of waiting for the title call), and the title written under it again, only if
-   * nothing retitled the thread in between (a rename made meanwhile is newer and stays: 409).
+   * the thread did not move on in between: a rename made meanwhile is newer and stays (409
+   * title-changed); a message answered meanwhile makes the title out of date (409 thread-changed;
+   * asking again names the conversation as it is now).
    * Asked and failed, the model changes nothing (502): the user asked for the AI's title, and a
    * pin must not quietly become the first message's words.
    */
@@ -73,12 +75,19 @@ export class TitleService {
     const model = await this.modelTitle(threadId, messages);
     if (model && !model.ok) throw new ApiError(502, `title-model-failed: the title model gave no usable title (${model.reason}); the title is unchanged`);
     const proposal = model?.fact ?? fallback;
-    const before = titleFactOf(snap.values);
+    const before = { fact: titleFactOf(snap.values), checkpoint: checkpointJson(snap.config)?.checkpoint_id ?? null };
     return runs.exclusive(
       threadId,
       async () => {
-        const now = titleFactOf((await graph.getState(threadConfig(threadId))).values);
-        if (!sameTitleFact(now, before)) throw conflict("title-changed: the title changed while a new one was being made; it was kept");
+        const row = await registry.get(threadId); // deleted meanwhile: 404
+        const state = await graph.getState(threadConfig(threadId));
+        const now = titleFactOf(state.values);
+        if (row.pin_pending || !sameTitleFact(now, before.fact) || !sameTitleFact(registry.titleOf(row), before.fact)) {
+          throw conflict("title-changed: the title changed while a new one was being made; it was kept");
+        }
+        if ((checkpointJson(state.config)?.checkpoint_id ?? null) !== before.checkpoint) {
+          throw conflict("thread-changed: the conversation moved on while its title was being made; nothing was replaced");
+        }
         if (!decideTitle(now, proposal, { regenerate: true }).accept) {
           throw unprocessable("title-regenerate: no usable title could be generated");
         }
