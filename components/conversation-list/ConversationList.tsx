@@ -65,8 +65,10 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
       if (threadIdFromPath(window.location.pathname) !== id) return null;
       const openedAt = window.location.pathname;
       router.push("/");
+      // Still on its way to "/" when Undo is pressed, or there: back to the conversation.
       return () => {
-        if (window.location.pathname === "/") router.push(openedAt);
+        const at = window.location.pathname;
+        if (at === "/" || at === openedAt) router.push(openedAt);
       };
     },
     [router],
@@ -181,7 +183,8 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   // A search finds current and former titles; a row whose title shown does not match was found by
   // an earlier one (or its title changed since), which the row says, else it looks like a miss.
   const searchWords = useMemo(() => queryWords(search), [search]);
-  const foundByEarlierTitle = (row: RowView) => searchWords.length > 0 && !titleMatches(row.title ?? "", searchWords);
+  // A LangGraph server's search matches current titles only, and keeps no history to point to.
+  const foundByEarlierTitle = (row: RowView) => !standardApi && searchWords.length > 0 && !titleMatches(row.title ?? "", searchWords);
 
   const render = (item: ListItem) =>
     item.kind === "header" ? (

@@ -74,6 +74,8 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
   // is ignored.
   useLayoutEffect(() => {
     const input = inputRef.current;
+    // Set up again after Strict Mode's trial unmount (development): the input is still there.
+    removing.current = false;
     return () => {
       removing.current = true;
       if (!closed.current && input) keepRef.current?.({ value: input.value, start: input.selectionStart, end: input.selectionEnd });
