@@ -66,6 +66,15 @@ describe("live titles in the query cache", () => {
     expect(rowAndHeader(qc, "a")).toEqual({ row: "Mine", header: "Mine" });
   });
 
+  it("a server fact read before the one held does not replace it (a re-read answered after a rename's answer)", () => {
+    const qc = clientWithList([rowOf("a", "hello")]);
+    recordServerTitle(qc, "a", { title: "Mine", source: { kind: "user" } }, { share: false, at: 200 });
+    recordServerTitle(qc, "a", { title: "Model name", source: { kind: "model" } }, { share: false, at: 150 });
+    expect(rowAndHeader(qc, "a")).toEqual({ row: "Mine", header: "Mine" });
+    recordServerTitle(qc, "a", { title: "Newer name", source: { kind: "model" } }, { share: false, at: 250 });
+    expect(rowAndHeader(qc, "a")).toEqual({ row: "Newer name", header: "Newer name" });
+  });
+
   it("an optimistic edit shows in row and header alike", () => {
     const qc = clientWithList([rowOf("a", "hello")]);
     patchRow(qc, "a", (p) => ({ ...p, edit: { title: "Typed", at: Date.now() } }));

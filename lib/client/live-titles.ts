@@ -33,7 +33,8 @@ export async function rereadThreadTitle(qc: QueryClient, threadId: string): Prom
 /** The server answered with the thread's current title (rename, regenerate, another tab). */
 export function recordServerTitle(qc: QueryClient, threadId: string, fact: TitleFact, opts: { at?: number; share?: boolean } = {}) {
   const at = opts.at ?? Date.now();
-  patchRow(qc, threadId, (p) => ({ ...p, server: { fact, at } }));
+  // A fact read before the one held (a re-read answered after a rename's answer) is older: kept out.
+  patchRow(qc, threadId, (p) => (p.server && p.server.at > at ? p : { ...p, server: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "server-title", threadId, fact, at });
 }
 

@@ -68,7 +68,7 @@ export class TitleService {
     const busy = (): never => {
       throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
     };
-    const snap = await runs.exclusive(threadId, () => graph.getState(threadConfig(threadId)), busy);
+    const [row0, snap] = await runs.exclusive(threadId, async () => [await registry.get(threadId), await graph.getState(threadConfig(threadId))] as const, busy);
     const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
     const fallback = proposeFallbackTitle(messages, titleConfig);
     if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
@@ -82,7 +82,10 @@ export class TitleService {
         const row = await registry.get(threadId); // deleted meanwhile: 404
         const state = await graph.getState(threadConfig(threadId));
         const now = titleFactOf(state.values);
-        if (row.pin_pending || !sameTitleFact(now, before.fact) || !sameTitleFact(registry.titleOf(row), before.fact)) {
+        // Each compared with itself as read before: a registry already ahead of the checkpoint (a
+        // pin still owed) is no change.
+        const registryMoved = row.pin_pending !== row0.pin_pending || !sameTitleFact(registry.titleOf(row), registry.titleOf(row0));
+        if (registryMoved || !sameTitleFact(now, before.fact)) {
           throw conflict("title-changed: the title changed while a new one was being made; it was kept");
         }
         if ((checkpointJson(state.config)?.checkpoint_id ?? null) !== before.checkpoint) {
