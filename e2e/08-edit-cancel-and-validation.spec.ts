@@ -1,3 +1,5 @@
+import { ChatPage } from "./pages/ChatPage";
+import { Sidebar } from "./pages/Sidebar";
 import { apiClient, expect, fallbackTitle, test } from "./support";
 
 test("Esc cancels an edit; an empty title is refused with a message and nothing changes", async ({ page, chat, sidebar }) => {
@@ -112,4 +114,48 @@ test("a rename left by a click elsewhere is saved, and the focus stays where the
   await expect(chat.titleEditor).toBeHidden();
   await chat.expectTitle("Alps, four days");
   await expect(page.locator("main#conversation")).toBeFocused();
+});
+
+test("on a phone, closing the drawer while a title is being edited saves it as leaving the field does", async ({ browser }) => {
+  const client = apiClient();
+  const thread = await client.threads.create();
+  await client.threads.updateState(thread.thread_id, { values: { title: "Before the drawer closed" } });
+  const id = thread.thread_id;
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const chat = new ChatPage(page);
+  await chat.open(id);
+  const drawer = page.getByTestId("drawer");
+  const list = new Sidebar(page, drawer);
+
+  // A tap on the dimmed page beside the drawer closes it: the typed title is saved and pinned.
+  await page.getByTestId("open-drawer").click();
+  await list.startEditing(id, "menu");
+  await list.editor.fill("Saved by closing the drawer");
+  await page.mouse.click(380, 400);
+  await expect(drawer).toBeHidden();
+  await chat.expectTitle("Saved by closing the drawer");
+  await expect.poll(async () => (await client.threads.getState(id)).values).toMatchObject({ title: "Saved by closing the drawer", title_source: { kind: "user" } });
+  await page.getByTestId("open-drawer").click();
+  await expect(list.rowTitle(id)).toHaveText("Saved by closing the drawer");
+  await expect(list.editor).toHaveCount(0);
+
+  // A refused title, then a tap beside the drawer: as a click elsewhere, nothing is sent and a
+  // toast says why.
+  await list.startEditing(id, "menu");
+  await list.editor.fill("x".repeat(201));
+  await page.mouse.click(380, 400);
+  await expect(drawer).toBeHidden();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Title must be at most 200 characters" })).toBeVisible();
+  await chat.expectTitle("Saved by closing the drawer");
+
+  // The drawer's close button is somewhere else to go: saved too.
+  await page.getByTestId("open-drawer").click();
+  await list.startEditing(id, "menu");
+  await list.editor.fill("Saved by the close button");
+  await page.getByTestId("close-drawer").click();
+  await expect(drawer).toBeHidden();
+  await chat.expectTitle("Saved by the close button");
+  await expect.poll(async () => ((await client.threads.getState(id)).values as { title?: string }).title).toBe("Saved by the close button");
+  await context.close();
 });

@@ -20,7 +20,7 @@ import type { RowActions } from "./row-actions";
 import { RowMenu, type RowMenuActions } from "./RowMenu";
 import { RowTooltip, useRowTooltip } from "./RowTooltip";
 import { SearchField } from "./SearchField";
-import type { KeptEdit } from "./TitleEditor";
+import { settleLeftEdit, type KeptEdit } from "./TitleEditor";
 
 interface ConversationListProps {
   initialList: InitialList;
@@ -84,13 +84,26 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const searchScan = standardSearchScan();
 
   const keptEdit = useRef<{ id: string; edit: KeptEdit } | null>(null);
+  // Unmounting runs this list's cleanups before its rows': an edit kept after it is left for good.
+  const mounted = useRef(false);
+  useLayoutEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   const actions = useMemo<RowActions>(
     () => ({
       startEdit: (id) => {
         keptEdit.current = null;
         setEditingId(id);
       },
-      keepEdit: (id, edit) => (keptEdit.current = { id, edit }),
+      keepEdit: (id, edit) => {
+        keptEdit.current = { id, edit };
+        queueMicrotask(() => {
+          if (!mounted.current && keptEdit.current?.edit === edit) void settleLeftEdit(edit, (raw) => rename(id, raw));
+        });
+      },
       // Read, not taken: React may run a state initializer twice (Strict Mode).
       resumeEdit: (id) => (keptEdit.current?.id === id ? keptEdit.current.edit : null),
       endEdit: (id, exit) => {

@@ -16,6 +16,8 @@ export type EditorExit = "key" | "blur" | "away";
 /** What an open editor held when it was removed, to go on from in its next mount. */
 export interface KeptEdit {
   value: string;
+  /** The title the editor opened on (or last showed): an unchanged value saves nothing. */
+  initial: string;
   start: number | null;
   end: number | null;
 }
@@ -33,6 +35,16 @@ interface TitleEditorProps {
   keep?: (edit: KeptEdit) => void;
   resume?: () => KeptEdit | null;
   className?: string;
+}
+
+/**
+ * An edit whose whole list went away (the phone's drawer closed) ends as leaving the field ends:
+ * a changed title is saved, and a refused one is told in a toast, as no editor is left to show it.
+ */
+export async function settleLeftEdit(edit: KeptEdit, rename: (raw: string) => Promise<RenameResult>) {
+  if (edit.value === edit.initial) return;
+  const result = await rename(edit.value);
+  if (!result.ok && result.message) toast.error(result.message);
 }
 
 /**
@@ -67,8 +79,10 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
   }, [resumed]);
 
   const keepRef = useRef(keep);
+  const initialRef = useRef(initial);
   useLayoutEffect(() => {
     keepRef.current = keep;
+    initialRef.current = initial;
   });
   // The cleanup runs before React takes the input out of the page, so the blur that removal fires
   // is ignored.
@@ -78,7 +92,7 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
     removing.current = false;
     return () => {
       removing.current = true;
-      if (!closed.current && input) keepRef.current?.({ value: input.value, start: input.selectionStart, end: input.selectionEnd });
+      if (!closed.current && input) keepRef.current?.({ value: input.value, initial: initialRef.current, start: input.selectionStart, end: input.selectionEnd });
     };
   }, []);
 
