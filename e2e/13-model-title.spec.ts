@@ -138,3 +138,36 @@ test("a reload during a slow 'Let AI name this' shows the AI's title with the ne
     llm.script("e2e-title", { text: '"Lisbon Food Weekend"', delayMs: 1500 });
   }
 });
+
+test("a rename from another device during a slow 'Let AI name this' stays, and the page shows it with the toast that says so", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const sidebar = new Sidebar(page);
+  await page.goto(BASE);
+  await expect(chat.input).toBeVisible();
+  await chat.send("Where can we hear fado in Lisbon?");
+  const id = await chat.threadId();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend", { timeout: 15_000 });
+  await chat.waitForAnswerToFinish();
+  await sidebar.rename(id, "My fado pin");
+
+  llm.script("e2e-title", { text: '"Fado Nights"', delayMs: 3000 });
+  try {
+    const asked = llm.requests.filter((r) => r.model === "e2e-title").length;
+    await sidebar.menuItem(id, "menu-regenerate");
+    await expect.poll(() => llm.requests.filter((r) => r.model === "e2e-title").length).toBe(asked + 1);
+    // Another device renames it while the model thinks (not this browser: no tab hears of it).
+    const renamed = await fetch(`${BASE}/api/langgraph/threads/${id}/state`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ values: { title: "Named on my phone" } }),
+    });
+    expect(renamed.status).toBe(200);
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Its title was changed meanwhile, and that title stays." })).toBeVisible({ timeout: 15_000 });
+    // The title that stays is the one shown, pinned, here too.
+    await expect(sidebar.rowTitle(id)).toHaveText("Named on my phone");
+    await expect(chat.title).toHaveText("Named on my phone");
+    await expect(sidebar.rowLock(id)).toBeVisible();
+  } finally {
+    llm.script("e2e-title", { text: '"Lisbon Food Weekend"', delayMs: 1500 });
+  }
+});

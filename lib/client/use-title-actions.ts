@@ -6,7 +6,7 @@ import { normalizeUserTitle, titleFactOf } from "@/lib/title";
 import { actionErrorText } from "./action-error";
 import { usesStandardApi } from "./api-flavor";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, loadBrowserClient, requestTitleRegenerate } from "./api-client";
-import { recordServerTitle } from "./live-titles";
+import { recordServerTitle, rereadThreadTitle } from "./live-titles";
 import { offerRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
@@ -55,6 +55,10 @@ export async function regenerateThreadTitle(qc: QueryClient, threadId: string): 
     return true;
   } catch (err) {
     toast.error(actionErrorText("regenerate", err));
+    // The thread moved on while the model was asked (a rename or an answer, maybe on another
+    // device): the toast says its title stays, so show the title it has now.
+    const code = apiErrorCode(err);
+    if (code === "title-changed" || code === "thread-changed") void rereadThreadTitle(qc, threadId).catch(() => undefined);
     return false;
   }
 }

@@ -64,7 +64,7 @@ export class TitleService {
    */
   async regenerate(threadId: string) {
     const { registry, runs, graph, titleConfig } = this.d;
-    await registry.get(threadId);
+    await registry.get(threadId); // 404 before the lock, which marks the thread for repair
     const busy = (): never => {
       throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
     };
