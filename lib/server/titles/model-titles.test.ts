@@ -276,7 +276,7 @@ describe("Let AI name this, the audit route and deletion", () => {
     expect(audit.map((a) => [a.purpose, a.outcome])).toEqual([["regenerate", "error"], ["first", "error"]]);
   });
 
-  it("a message sent while a slow regenerate asks the model starts at once (409 thread-changed); a rename made meanwhile stays (409 title-changed)", async () => {
+  it("a message sent while a slow regenerate asks the model starts at once (409 thread-changed); a rename made meanwhile stays, also renamed and back (409 title-changed)", async () => {
     let n = 0;
     const { h, titleRequests } = await setup("openai", () => (n++ === 0 ? { text: "Lisbon Trip" } : { text: "Too Late Title", delayMs: 4000 }), { config: { timeout_ms: 8000 } });
     const t = await h.client.threads.create();
@@ -313,9 +313,20 @@ describe("Let AI name this, the audit route and deletion", () => {
     const state = await h.client.threads.getState<{ title: string; title_source: unknown }>(t.thread_id);
     expect(state.values).toMatchObject({ title: "Renamed meanwhile", title_source: { kind: "user" } });
 
+    // Renamed and renamed back while the model is asked: the same title, but the user wrote it
+    // meanwhile and no message came, so it is title-changed too (the conversation did not move on).
+    const again = h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" });
+    while (titleRequests().length < 4) await sleep(10);
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Briefly this" } });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Renamed meanwhile" } });
+    const back = await again;
+    expect(back.status).toBe(409);
+    expect(((await back.json()) as { detail: string }).detail).toMatch(/^title-changed: /);
+    expect((await h.client.threads.getState<{ title: string }>(t.thread_id)).values.title).toBe("Renamed meanwhile");
+
     // Deleted while the model is asked: 404, as for any request about a deleted thread.
     const third = h.fetch(`/threads/${t.thread_id}/title/regenerate`, { method: "POST" });
-    while (titleRequests().length < 4) await sleep(10);
+    while (titleRequests().length < 5) await sleep(10);
     await h.client.threads.delete(t.thread_id);
     expect((await third).status).toBe(404);
   });

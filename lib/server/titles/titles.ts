@@ -18,6 +18,12 @@ export interface TitleServiceDeps {
 
 const USER: TitleSource = { kind: "user" };
 
+/** The conversation's messages by id, to tell a new message from a title written meanwhile. */
+function messageTrail(values: unknown): string {
+  const messages = (values as { messages?: unknown[] } | undefined)?.messages ?? [];
+  return messages.map((m, i) => String((m as { id?: unknown } | null)?.id ?? `#${i}`)).join("\n");
+}
+
 /** Renames and regenerates: the two title writers that come from the API rather than the graph. */
 export class TitleService {
   constructor(private readonly d: TitleServiceDeps) {}
@@ -75,7 +81,7 @@ export class TitleService {
     const model = await this.modelTitle(threadId, messages);
     if (model && !model.ok) throw new ApiError(502, `title-model-failed: the title model gave no usable title (${model.reason}); the title is unchanged`);
     const proposal = model?.fact ?? fallback;
-    const before = { fact: titleFactOf(snap.values), checkpoint: checkpointJson(snap.config)?.checkpoint_id ?? null };
+    const before = { fact: titleFactOf(snap.values), checkpoint: checkpointJson(snap.config)?.checkpoint_id ?? null, messages: messageTrail(snap.values) };
     return runs.exclusive(
       threadId,
       async () => {
@@ -85,10 +91,13 @@ export class TitleService {
         // Each compared with itself as read before: a registry already ahead of the checkpoint (a
         // pin still owed) is no change.
         const registryMoved = row.pin_pending !== row0.pin_pending || !sameTitleFact(registry.titleOf(row), registry.titleOf(row0));
-        if (registryMoved || !sameTitleFact(now, before.fact)) {
+        // A checkpoint written with the same messages was a title written (renamed and back).
+        const checkpointMoved = (checkpointJson(state.config)?.checkpoint_id ?? null) !== before.checkpoint;
+        const messagesMoved = messageTrail(state.values) !== before.messages;
+        if (registryMoved || !sameTitleFact(now, before.fact) || (checkpointMoved && !messagesMoved)) {
           throw conflict("title-changed: the title changed while a new one was being made; it was kept");
         }
-        if ((checkpointJson(state.config)?.checkpoint_id ?? null) !== before.checkpoint) {
+        if (checkpointMoved) {
           throw conflict("thread-changed: the conversation moved on while its title was being made; nothing was replaced");
         }
         if (!decideTitle(now, proposal, { regenerate: true }).accept) {
