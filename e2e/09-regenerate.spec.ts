@@ -6,12 +6,18 @@ test("naming it again (“Name it from the first message” without a title mode
   await chat.waitForAnswerToFinish();
   await sidebar.rename(id, "My running plan");
   await expect(sidebar.rowLock(id)).toBeVisible();
+  const undoToast = page.locator("[data-sonner-toast]").filter({ hasText: "Renamed to “My running plan”" });
+  await expect(undoToast).toBeVisible();
 
   // The menu offers it only on pinned rows; with no title model set, it says no AI is involved.
   await sidebar.openMenu(id);
   await expect(page.getByTestId("menu-regenerate")).toHaveText("Name it from the first message");
+  await expect(undoToast).toBeVisible();
   await page.getByTestId("menu-regenerate").click();
   await expect(sidebar.rowLock(id)).toHaveCount(0);
+  // The rename's Undo went with the title it would have undone (it could only answer 409 now),
+  // long before its 8 s were up.
+  await expect(undoToast).toHaveCount(0, { timeout: 2000 });
   await expect(sidebar.rowTitle(id)).not.toHaveText("My running plan");
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
   await expect(sidebar.row(id)).not.toHaveAttribute("data-title-source", "user");

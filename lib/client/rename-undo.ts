@@ -7,6 +7,12 @@ import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
 
 const UNDO_MS = 8000;
+const undoToastId = (threadId: string) => `rename:${threadId}`;
+
+/** A title the rename's Undo would no longer find (a regenerate replaced it): its toast goes too. */
+export function withdrawRenameUndo(threadId: string) {
+  toast.dismiss(undoToastId(threadId));
+}
 
 /**
  * Undo puts back the previous title WITH its source (a plain rename would pin it as the user's):
@@ -29,7 +35,7 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
 export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact) {
   if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
   toast(`Renamed to “${renamed.title}”`, {
-    id: `rename:${threadId}`,
+    id: undoToastId(threadId),
     duration: UNDO_MS,
     action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed) },
   });

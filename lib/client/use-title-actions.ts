@@ -7,7 +7,7 @@ import { actionErrorText } from "./action-error";
 import { usesStandardApi } from "./api-flavor";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, loadBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle, rereadThreadTitle } from "./live-titles";
-import { offerRenameUndo } from "./rename-undo";
+import { offerRenameUndo, withdrawRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
 
@@ -52,6 +52,7 @@ export async function regenerateThreadTitle(qc: QueryClient, threadId: string): 
   try {
     const fact = await requestTitleRegenerate(threadId);
     recordServerTitle(qc, threadId, fact);
+    withdrawRenameUndo(threadId);
     return true;
   } catch (err) {
     toast.error(actionErrorText("regenerate", err));
