@@ -1,4 +1,4 @@
-import { expect, fallbackTitle, test } from "./support";
+import { apiClient, expect, fallbackTitle, test } from "./support";
 import { ChatPage } from "./pages/ChatPage";
 import { Sidebar } from "./pages/Sidebar";
 
@@ -52,4 +52,39 @@ test("a message sent in one tab appears in the other while it is answered, witho
   await otherChat.waitForAnswerToFinish();
   await expect(otherChat.assistantMessages.last()).toContainText("safe for cats");
   await expect(otherChat.assistantMessages.last()).toContainText("restart the server.");
+});
+
+test("a rename in the other tab while a run answers stays through a reload of the running tab and the run's end", async ({ context, page, chat, sidebar }) => {
+  const id = await chat.startConversation("Plan a day of trams and castles in Prague");
+  await chat.waitForAnswerToFinish();
+  await sidebar.rename(id, "Old pin");
+  await chat.expectTitle("Old pin");
+
+  const other = await context.newPage();
+  const otherChat = new ChatPage(other);
+  const otherSidebar = new Sidebar(other);
+  await otherChat.open(id);
+  await otherChat.expectTitle("Old pin");
+
+  // The run starts from "Old pin"; the other tab renames while it answers, then this tab reloads
+  // and joins the run again. The run's values still carry "Old pin" (the rename is written after
+  // it ends): neither tab may go back to it, during the run or after.
+  await chat.send("Which castle first, and how long should we stay?");
+  await chat.waitForAnswerWords(3);
+  await otherChat.renameInHeader("Renamed in the other tab");
+  await page.reload();
+  await expect(chat.input).toBeVisible();
+  const titles = async () => [await chat.title.textContent(), await sidebar.rowTitle(id).textContent(), await otherChat.title.textContent(), await otherSidebar.rowTitle(id).textContent()];
+  const seen = new Set<string | null>();
+  for (let i = 0; i < 20; i++) {
+    for (const t of await titles()) seen.add(t);
+    await page.waitForTimeout(250);
+  }
+  await expect.poll(async () => (await apiClient().threads.get(id)).status, { timeout: 30_000 }).toBe("idle");
+  await page.waitForTimeout(500);
+  for (const t of await titles()) seen.add(t);
+  expect([...seen]).toEqual(["Renamed in the other tab"]);
+  await expect(sidebar.rowLock(id)).toBeVisible();
+  await page.reload();
+  await chat.expectTitle("Renamed in the other tab");
 });

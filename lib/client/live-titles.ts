@@ -4,20 +4,26 @@ import { broadcast, type TabMessage } from "./cross-tab";
 import { loadBrowserClient } from "./api-client";
 import { getPatches, patchRow } from "./row-patches";
 import { fetchThreadRowPage } from "./thread-pages";
+import { computeThreadTitle } from "./use-thread-title";
 
 /**
  * A run's `values` event (or state) carried a title: remember it as this row's latest stream fact.
  * Empty titles are not facts (the first values event of a run has none yet) and a repeat of the
  * same fact keeps its original time. The display rule lives in resolveRowTitle, not here.
  */
-export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}) {
+export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}): { reread: boolean } {
   const fact = titleFactOf(values);
-  if (!fact.title) return;
+  if (!fact.title) return { reread: false };
   const prev = getPatches(qc)[threadId]?.stream;
-  if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return;
+  if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return { reread: false };
+  // A user title other than the one shown (which resolveRowTitle keeps): only the server knows
+  // which is newer, so the caller reads the thread again.
+  const shown = computeThreadTitle(qc, threadId);
+  const reread = fact.source?.kind === "user" && shown.source?.kind === "user" && shown.title !== fact.title;
   const at = opts.at ?? Date.now();
   patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });
+  return { reread };
 }
 
 /**

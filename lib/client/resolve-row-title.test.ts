@@ -39,6 +39,11 @@ describe("resolveRowTitle", () => {
     expect(resolveRowTitle(fb("hi", 10), null, user("Mine", 20))).toMatchObject({ title: "Mine", origin: "stream" });
   });
 
+  it("never lets a stream's user title replace the server's user title, however late it came (its run started before)", () => {
+    expect(resolveRowTitle(user("Renamed during the run", 10), null, user("Pin the run started with", 20))).toMatchObject({ title: "Renamed during the run", origin: "server" });
+    expect(resolveRowTitle(user("Same", 10), null, user("Same", 20)).title).toBe("Same");
+  });
+
   it("an optimistic edit wins over server and stream", () => {
     const r = resolveRowTitle(model("Server", 10), { title: "Typed", at: 5 }, model("Stream", 20));
     expect(r).toMatchObject({ title: "Typed", origin: "edit", source: { kind: "user" } });

@@ -31,7 +31,11 @@ export function resolveRowTitle(
   const streamTitle = stream?.fact.title;
   if (stream && streamTitle && (!server || stream.at > server.at)) {
     const source: TitleSource = stream.fact.source ?? { kind: "fallback" };
-    if (decideTitle(fact, { title: streamTitle, source }).accept) {
+    // A run's values hold the title its run started from (a rename made during the run is written
+    // after it), so a user title there cannot tell whether it is older or newer than the user title
+    // the page holds: it never replaces one. The page reads the thread again instead.
+    const userOverUser = source.kind === "user" && fact.source?.kind === "user";
+    if (!userOverUser && decideTitle(fact, { title: streamTitle, source }).accept) {
       fact = { title: streamTitle, source };
       origin = "stream";
       local = stream.local === true;
