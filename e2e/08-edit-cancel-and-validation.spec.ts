@@ -159,3 +159,13 @@ test("on a phone, closing the drawer while a title is being edited saves it as l
   await expect.poll(async () => ((await client.threads.getState(id)).values as { title?: string }).title).toBe("Saved by the close button");
   await context.close();
 });
+
+test("a title of 100 emoji families (1,100 UTF-16 units, 100 characters) is saved whole, not cut at a length the field counts in units", async ({ chat, sidebar }) => {
+  const thread = await apiClient().threads.create();
+  await apiClient().threads.updateState(thread.thread_id, { values: { title: "Before the families" } });
+  await chat.open(thread.thread_id);
+  const families = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}".repeat(100);
+  await sidebar.rename(thread.thread_id, families);
+  await expect.poll(async () => ((await apiClient().threads.getState(thread.thread_id)).values as { title?: string }).title).toBe(families);
+  await expect(sidebar.rowTitle(thread.thread_id)).toHaveText(families);
+});

@@ -138,7 +138,6 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
         aria-describedby={error ? errorId : undefined}
         aria-busy={checking || undefined}
         value={value}
-        maxLength={1000}
         readOnly={checking}
         onChange={(e) => {
           setValue(e.target.value);

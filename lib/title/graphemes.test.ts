@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { leadingSanitizedGraphemes, takeGraphemes, truncateGraphemes } from "./graphemes";
+import { CLUSTER_MAX_UNITS, clampCluster, leadingSanitizedGraphemes, takeGraphemes, truncateGraphemes } from "./graphemes";
 import { sanitizeTitleText } from "./sanitize";
 import { randomText, rng } from "./test-utils";
 
 const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-const all = (s: string) => Array.from(seg.segment(s), (x) => x.segment);
+const all = (s: string) => Array.from(seg.segment(s), (x) => clampCluster(x.segment));
 const FAMILY = "👨‍👩‍👧‍👦";
 
 describe("takeGraphemes", () => {
@@ -25,13 +25,14 @@ describe("takeGraphemes", () => {
 
   it("a window holding only part of the first grapheme keeps growing", () => {
     const huge = `e${"\u0301".repeat(300)}`;
-    expect(takeGraphemes(`${huge}x`, 1)).toEqual([huge]);
+    // Clamped to its first units, and the window grew past it: "x" is the next grapheme.
+    expect(takeGraphemes(`${huge}x`, 2)).toEqual([huge.slice(0, CLUSTER_MAX_UNITS), "x"]);
   });
 
   it("a 256-unit window ending on a high surrogate joined by ZWJ keeps the emoji", () => {
     // 👨 + 252 Extend + ZWJ = 255 units, so 👩's high surrogate is the window's last unit.
     const joined = `👨${"\u0301".repeat(252)}\u200d👩`;
-    expect(takeGraphemes(`${joined}x`, 1)).toEqual([joined]);
+    expect(takeGraphemes(`${joined}x`, 2)).toEqual([joined.slice(0, CLUSTER_MAX_UNITS), "x"]);
   });
 
   it("fuzz: equals full segmentation for every count, across window growth", () => {
@@ -67,8 +68,19 @@ describe("leadingSanitizedGraphemes", () => {
       const s = randomText(next, Math.floor(next() * 500));
       const g = all(sanitizeTitleText(s));
       for (const max of [1, 10, 50, 200]) {
-        expect(leadingSanitizedGraphemes(s, max)).toEqual({ graphemes: g.slice(0, max), more: g.length > max });
+        const whole = Array.from(seg.segment(sanitizeTitleText(s)), (x) => x.segment).slice(0, max);
+        expect(leadingSanitizedGraphemes(s, max)).toEqual({ graphemes: g.slice(0, max), more: g.length > max, clamped: whole.some((x) => x.length > CLUSTER_MAX_UNITS) });
       }
     }
+  });
+});
+
+describe("clampCluster", () => {
+  it("keeps every real character whole and cuts a pile of marks at a code point", () => {
+    for (const g of [FAMILY, "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", "👩🏽\u200d❤️\u200d💋\u200d👨🏿", "🇯🇵", "e\u0301", "\u1100\u1161\u11a8"]) expect(clampCluster(g)).toBe(g);
+    expect(clampCluster(`e${"\u0301".repeat(300_000)}`)).toBe(`e${"\u0301".repeat(CLUSTER_MAX_UNITS - 1)}`);
+    // A surrogate pair that would straddle the cut is left out whole.
+    const g = `e${"\u0301".repeat(CLUSTER_MAX_UNITS - 2)}\u{1D167}`;
+    expect(clampCluster(`${g}\u0301`)).toBe(g.slice(0, CLUSTER_MAX_UNITS - 1));
   });
 });

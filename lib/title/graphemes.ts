@@ -21,8 +21,26 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-/** The first `max` grapheme clusters of `s`. */
+/**
+ * The most UTF-16 units one character of a title keeps. The longest real characters (an emoji
+ * family with skin tones, a subdivision flag) are under 32; one letter under a pile of 300,000
+ * combining marks is a single character to a grapheme count and megabytes to every page that
+ * shows it, so the marks past this are dropped.
+ */
+export const CLUSTER_MAX_UNITS = 32;
+
+/** `g` cut to CLUSTER_MAX_UNITS units at a code point boundary. */
+export function clampCluster(g: string): string {
+  if (g.length <= CLUSTER_MAX_UNITS) return g;
+  return g.slice(0, isHighSurrogate(g.charCodeAt(CLUSTER_MAX_UNITS - 1)) ? CLUSTER_MAX_UNITS - 1 : CLUSTER_MAX_UNITS);
+}
+
+/** The first `max` grapheme clusters of `s`, each clamped to CLUSTER_MAX_UNITS. */
 export function takeGraphemes(s: string, max: number): string[] {
+  return takeWholeGraphemes(s, max).map(clampCluster);
+}
+
+function takeWholeGraphemes(s: string, max: number): string[] {
   if (max <= 0) return [];
   for (let window = Math.max(INITIAL_WINDOW, max * 8); ; window *= 4) {
     // Never end a window inside a surrogate pair: the half would change the last boundary.
@@ -35,8 +53,7 @@ export function takeGraphemes(s: string, max: number): string[] {
 
 /** `s` cut to at most `max` graphemes, never splitting one. */
 export function truncateGraphemes(s: string, max: number): string {
-  const parts = takeGraphemes(s, max + 1);
-  return parts.length <= max ? s : parts.slice(0, max).join("");
+  return takeGraphemes(s, max + 1).slice(0, max).join("");
 }
 
 /** A text's view (sanitised, Markdown removed…) computed from its start until `budget` units exist. */
@@ -46,16 +63,19 @@ export type PrefixView = (s: string, budget: number) => SanitizedPrefix;
  * The first `max` graphemes of view(s), and whether more follow — reading only as much of `s` as
  * that needs, so a 1 MB message costs about as much as a short one.
  */
-export function leadingGraphemes(s: string, max: number, view: PrefixView): { graphemes: string[]; more: boolean } {
+export function leadingGraphemes(s: string, max: number, view: PrefixView): { graphemes: string[]; more: boolean; clamped: boolean } {
   for (let budget = Math.max(INITIAL_WINDOW, max * 8); ; budget *= 4) {
     const { text, complete } = view(s, budget);
-    const parts = takeGraphemes(text, max + 1);
+    const parts = takeWholeGraphemes(text, max + 1);
     // An early-stopped prefix is a prefix of the full result, so the window argument above applies.
-    if (complete || parts.length > max) return { graphemes: parts.slice(0, max), more: parts.length > max };
+    if (complete || parts.length > max) {
+      const kept = parts.slice(0, max);
+      return { graphemes: kept.map(clampCluster), more: parts.length > max, clamped: kept.some((g) => g.length > CLUSTER_MAX_UNITS) };
+    }
   }
 }
 
 /** The first `max` graphemes of sanitizeTitleText(s), and whether more follow. */
-export function leadingSanitizedGraphemes(s: string, max: number): { graphemes: string[]; more: boolean } {
+export function leadingSanitizedGraphemes(s: string, max: number): { graphemes: string[]; more: boolean; clamped: boolean } {
   return leadingGraphemes(s, max, (text, budget) => sanitizePrefix(text, budget));
 }

@@ -33,4 +33,12 @@ describe("normalizeUserTitle", () => {
   it("rejects a 1 MB title", () => {
     expect(normalizeUserTitle("x".repeat(1024 * 1024)).ok).toBe(false);
   });
+
+  it("rejects a character piled with marks (200 graphemes could be megabytes) instead of cutting it", () => {
+    const piled = { ok: false, message: "Title has a character with too many accents or marks on it" };
+    expect(normalizeUserTitle(`Z${"\u0301".repeat(300_000)} hello`)).toEqual(piled);
+    expect(normalizeUserTitle(`a${"\u0301".repeat(2000)}`.repeat(100))).toEqual(piled);
+    // Real characters with several marks are fine.
+    expect(normalizeUserTitle("Vi\u1EC7t Nam \u1EA1\u0301")).toMatchObject({ ok: true });
+  });
 });

@@ -7,8 +7,9 @@ export type UserTitleResult = { ok: true; title: string } | { ok: false; message
 /** Validates a rename. Rejects rather than truncates: silently cutting what the user typed is worse. */
 export function normalizeUserTitle(raw: unknown): UserTitleResult {
   if (typeof raw !== "string") return { ok: false, message: "Title must be a string" };
-  const { graphemes, more } = leadingSanitizedGraphemes(raw, USER_TITLE_MAX_CHARS);
+  const { graphemes, more, clamped } = leadingSanitizedGraphemes(raw, USER_TITLE_MAX_CHARS);
   if (more) return { ok: false, message: `Title must be at most ${USER_TITLE_MAX_CHARS} characters` };
+  if (clamped) return { ok: false, message: "Title has a character with too many accents or marks on it" };
   const title = graphemes.join("");
   if (title === "") return { ok: false, message: "Title must not be empty" };
   return { ok: true, title };
