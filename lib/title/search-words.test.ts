@@ -16,6 +16,32 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
     expect(matches("日本語の勉強", "日本")).toBe(true);
   });
 
+  it("finds unspaced scripts from any character: a run of up to 8 as it stands, a longer one by its words", () => {
+    const zh = "我想学习机器学习的基础知识和深度学习的应用场景";
+    for (const q of ["学习", "机器学习", "习", "器学", "应用场景", "机器学习的基础知识", "深度 学习"]) expect(matches(zh, q)).toBe(true);
+    expect(matches(zh, "火车")).toBe(false);
+    expect(matches(zh, "学习火车")).toBe(false);
+    expect(matches("東京の天気を教えてください。明日は", "天気")).toBe(true);
+    expect(matches("東京の天気を教えてください。明日は", "天气")).toBe(false);
+    expect(matches("ช่วยแนะนำร้านอาหารไทย", "ร้านอาหาร")).toBe(true);
+    expect(matches("ช่วยแนะนำร้านอาหารไทย", "อาหาร")).toBe(true);
+    expect(matches("iPhone手机推荐", "手机")).toBe(true);
+    expect(matches("iPhone手机推荐", "iphone")).toBe(true);
+  });
+
+  it("folds what people type without the letters' keys: ı, ß, ø, đ, æ, œ, ł, typographic apostrophes, Arabic and Hebrew vowel marks", () => {
+    expect(matches("İSTANBUL'da ılık hava ve IĞDIR", "ILIK")).toBe(true);
+    expect(matches("IĞDIR ılık", "ığdır")).toBe(true);
+    expect(matches("Die Straße nach Köln", "strasse")).toBe(true);
+    expect(matches("Die STRASSE nach Köln", "straße")).toBe(true);
+    expect(matches("Don\u2019t panic about l\u2019\u00e9cole", "don't l'ecole")).toBe(true);
+    expect(matches("Don't panic", "don\u2019t")).toBe(true);
+    expect(matches("مَرْحَبًا بِكُمْ في الدرس", "مرحبا")).toBe(true);
+    expect(matches("שָׁלוֹם עולם", "שלום")).toBe(true);
+    expect(matches("בית־ספר", "בית")).toBe(true);
+    for (const [title, q] of [["Đà Nẵng", "da nang"], ["Øresund", "oresund"], ["Ærø", "aero"], ["Łódź", "lodz"], ["cœur", "coeur"]]) expect(matches(title, q)).toBe(true);
+  });
+
   it("no searchable word matches nothing", () => {
     expect(matches("Anything at all", "")).toBe(false);
     expect(matches("Anything at all", " ,;! ")).toBe(false);

@@ -21,6 +21,34 @@ function trimWord(chunk: string): string {
 
 const chunksOf = (text: string) => text.normalize("NFKC").split(SPACES).filter(Boolean);
 
+/** Scripts written without spaces between words: a chunk of them is a phrase, not one word. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// A fixed locale, so the server's index and every browser split alike.
+const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
+const graphemeSegmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+/**
+ * Unspaced text is found from any of its characters: the index holds, from each one, the next
+ * GRAM graphemes (机器学习的 → 机器学习的, 器学习的, 学习的, 习的, 的), so any run of up to GRAM
+ * characters is a prefix of a term. A longer query run is read as its dictionary words.
+ */
+const GRAM = 8;
+
+const graphemesOf = (text: string) => Array.from(graphemeSegmenter.segment(text), (g) => g.segment);
+
+function grams(chunk: string): string[] {
+  if (!UNSPACED.test(chunk)) return [];
+  const g = graphemesOf(chunk);
+  return g.map((_, i) => g.slice(i, i + GRAM).join(""));
+}
+
+/** A query chunk: whole when short; unspaced text past GRAM graphemes as its words (each cut to GRAM). */
+function queryParts(chunk: string): string[] {
+  if (!UNSPACED.test(chunk) || graphemesOf(chunk).length <= GRAM) return [chunk];
+  return Array.from(wordSegmenter.segment(chunk))
+    .filter((s) => s.isWordLike)
+    .map((s) => graphemesOf(s.segment).slice(0, GRAM).join(""));
+}
+
 /**
  * Every term a title is found by: each word as written (`c++`, `🏳️‍🌈`, `c#/f#`), its pieces
  * between punctuation (`c#`, `f#`) and its plain letter/digit runs (`c`, `f`), so a prefix of
@@ -36,6 +64,7 @@ export function titleTerms(title: string): string {
       if (p) terms.add(p);
     }
     for (const plain of word.match(PLAIN_WORD) ?? []) terms.add(plain);
+    for (const gram of grams(word)) terms.add(gram);
   }
   return [...terms].join(" ");
 }
@@ -52,8 +81,26 @@ const MAX_QUERY_CHARS = 1000;
  * and a lone surrogate in a query reached SQLite as a character that matched every title).
  */
 export function foldTerm(term: string): string {
-  return term.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase().replace(/[\p{Cc}\p{Cs}]/gu, "");
+  return term
+    .normalize("NFD")
+    .replace(DROPPED_MARKS, "")
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(LATIN_LETTERS, (c) => LATIN_FOLD[c])
+    .replace(APOSTROPHES, "'")
+    .replace(/[\p{Cc}\p{Cs}]/gu, "");
 }
+
+/**
+ * Marks a searcher leaves out: Latin accents, Arabic short vowels (harakat) and Hebrew points
+ * (niqqud, cantillation; not maqaf or sof pasuq, which are punctuation).
+ */
+const DROPPED_MARKS = /[\u0300-\u036f\u064b-\u065f\u0670\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]/g;
+/** Latin letters that are not a letter plus an accent, as people type them without their keyboard. */
+const LATIN_FOLD: Record<string, string> = { ı: "i", ß: "ss", đ: "d", ð: "d", ø: "o", æ: "ae", œ: "oe", ł: "l", ħ: "h", ŧ: "t", ſ: "s", þ: "th" };
+const LATIN_LETTERS = new RegExp(`[${Object.keys(LATIN_FOLD).join("")}]`, "g");
+/** Typographic apostrophes (what phones and Macs type) are the ASCII one. */
+const APOSTROPHES = /[\u2018\u2019\u02bc\u2032]/g;
 
 /** The terms stored per revision, folded, space-separated (the same on both dialects). */
 export function searchTerms(title: string): string {
@@ -62,7 +109,12 @@ export function searchTerms(title: string): string {
 
 /** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */
 export function queryWords(text: string): string[] {
-  return chunksOf(text.slice(0, MAX_QUERY_CHARS)).map(trimWord).map(foldTerm).filter(Boolean).slice(0, MAX_QUERY_WORDS);
+  return chunksOf(text.slice(0, MAX_QUERY_CHARS))
+    .map(trimWord)
+    .flatMap(queryParts)
+    .map(foldTerm)
+    .filter(Boolean)
+    .slice(0, MAX_QUERY_WORDS);
 }
 
 /**

@@ -8,8 +8,10 @@ import { queryWords } from "@/lib/title/search-words";
 /**
  * Bumped when titleTerms, the folding or the index's tokenizer changes: start-up then rebuilds the
  * index. 3: SQLite stores the terms folded here too (as Postgres does) and FTS5 only splits them.
+ * 4: unspaced scripts are indexed from every character (search-words.ts, GRAM); ß, ı, ø…, Arabic and Hebrew vowel
+ * marks and typographic apostrophes fold.
  */
-export const SEARCH_INDEX_VERSION = 3;
+export const SEARCH_INDEX_VERSION = 4;
 
 /**
  * FTS5's `ascii` tokenizer with every printable ASCII symbol as a token character: the stored terms

@@ -45,9 +45,23 @@ describe("$title_search: symbols, emoji and scripts", () => {
     expect(await find("generics,")).toEqual([csharp]); // prose punctuation around a word is not part of it
     expect(await find("c++ tips")).toEqual([cpp]);
     expect(await find("c#/f#")).toEqual([both]);
+
+    // Folded alike in the index and the query: what people type without the letters' keys.
+    const istanbul = await titled("İSTANBUL'da ılık hava");
+    const koln = await titled("Die Straße nach Köln");
+    const ecole = await titled("Don\u2019t panic about l\u2019\u00e9cole");
+    const salam = await titled("مَرْحَبًا بِكُمْ");
+    const zh = await titled("我想学习机器学习的基础知识");
+    expect(await find("ILIK istanbul")).toEqual([istanbul]);
+    expect(await find("strasse koln")).toEqual([koln]);
+    expect(await find("don't l'ecole")).toEqual([ecole]);
+    expect(await find("مرحبا")).toEqual([salam]);
+    expect(await find("机器学习")).toEqual([zh]);
+    expect(await find("机器学习的基础知识")).toEqual([zh]);
+    expect(await find("知识")).toEqual([zh]);
   });
 
-  it("matches each word from a word's start only, never mid-word, in both of the store's plans", async () => {
+  it("matches each word from a word's start only, never mid-word (unspaced scripts from any character), in both of the store's plans", async () => {
     h = createHarness();
     const lisbon = await titled("Lisbon trip");
     const grapefruit = await titled("Grapefruit salad");
@@ -65,7 +79,10 @@ describe("$title_search: symbols, emoji and scripts", () => {
       ["c+", [cpp]],
       ["+", []],
       ["日本", [japanese]],
-      ["勉強", []],
+      // Unspaced scripts have no word starts to keep to: any run of their characters is found.
+      ["勉強", [japanese]],
+      ["本語の", [japanese]],
+      ["強の", []],
     ];
     const asOf = new Date(Date.now() + 60_000).toISOString();
     for (const [text, ids] of cases) {
