@@ -7,6 +7,37 @@
 import { ownsKept } from "./storage-owner";
 
 type StreamKey = `lg:stream:${string}`;
+
+/**
+ * From the moment the user reloads or leaves, the browser cuts this page's streams, which the SDK
+ * and the chat view take for their runs' end; the next page may take a while to come (its server
+ * asks a LangGraph server first) and the registry must still hold those runs for it to rejoin. So
+ * forgetting waits while the page is being left, and happens anyway if the page stays after all.
+ */
+const STILL_HERE_MS = 10_000;
+let leavingPage = false;
+let heldForgets: Array<() => void> = [];
+let stillHere: ReturnType<typeof setTimeout> | undefined;
+function stayed() {
+  leavingPage = false;
+  clearTimeout(stillHere);
+  const held = heldForgets;
+  heldForgets = [];
+  for (const forget of held) forget();
+}
+/** Listens for the page being left on `target` (the window; a plain EventTarget in tests). */
+export function watchPageLeaving(target: EventTarget) {
+  target.addEventListener("beforeunload", () => {
+    leavingPage = true;
+    clearTimeout(stillHere);
+    stillHere = setTimeout(stayed, STILL_HERE_MS);
+  });
+  // Back from the back/forward cache: it goes on as a page that stayed.
+  target.addEventListener("pageshow", (e) => {
+    if ((e as PageTransitionEvent).persisted) stayed();
+  });
+}
+if (typeof window !== "undefined") watchPageLeaving(window);
 const PREFIX = "lg:stream:";
 const STORE_KEY = "threadline:runs";
 
@@ -70,6 +101,11 @@ class RunRegistry {
 
   /** Forget a run (it ended); only if it is still the one recorded when `runId` is given. */
   forget(threadId: string, runId?: string): void {
+    // Held while the page is being left (above): the next page rejoins and finds out.
+    if (leavingPage) {
+      heldForgets.push(() => this.forget(threadId, runId));
+      return;
+    }
     const runs = this.load();
     if (!(threadId in runs) || (runId !== undefined && runs[threadId] !== runId)) return;
     delete runs[threadId];
