@@ -104,6 +104,13 @@ describe("graphemes are never split", () => {
     expect(fallbackTitle(`${"a".repeat(49)}${huge}b`)).toBe(`${"a".repeat(49)}${huge.slice(0, CLUSTER_MAX_UNITS)}...`);
   });
 
+  it("a first message with nothing to see gets the empty title, not an invisible one", () => {
+    for (const text of ["\u200c", "\u00ad", "\u034f", "\u115f", "\u3164", "\uffa0", "\u180e", "\ufe0f", "\u{e0067}\u{e007f}", "\u200d\u200d"]) {
+      expect(fallbackTitle(text), JSON.stringify(text)).toBe(EMPTY_TITLE);
+    }
+    expect(fallbackTitle("he\u200bllo wor\u2060ld\u00ad")).toBe("hello world");
+  });
+
   it("decomposed Hangul jamo syllables stay together", () => {
     const gak = "\u1100\u1161\u11a8";
     expect(fallbackTitle(gak.repeat(51))).toBe(`${gak.repeat(50)}...`);

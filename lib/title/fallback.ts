@@ -3,7 +3,7 @@ import type { TitleConfig } from "./config";
 import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { type PrefixView, leadingGraphemes } from "./graphemes";
 import { plainTextPrefix } from "./markdown";
-import { sanitizePrefix, sanitizeTitleText } from "./sanitize";
+import { sanitizePrefix, sanitizeTitleText, showsNothing } from "./sanitize";
 
 export const EMPTY_TITLE = "New Conversation";
 
@@ -46,7 +46,7 @@ function cutTitle(text: string, config: CutConfig, view: PrefixView): string | n
   // One grapheme past the limit: the word rule needs to see what follows the cut.
   const { graphemes } = leadingGraphemes(text, limit + 1, view);
   const fitted = fitGraphemes(graphemes, limit, keep, config?.fallback_cut);
-  return fitted === "" ? null : fitted;
+  return showsNothing(fitted) ? null : fitted;
 }
 
 const sanitizedView: PrefixView = (s, budget) => sanitizePrefix(s, budget);

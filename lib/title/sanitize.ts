@@ -10,9 +10,17 @@ const C1_OSC = 0x9d;
 
 // Bidi overrides/isolates, zero-width and invisible operators can make a title read as something
 // it is not. ZWJ/ZWNJ stay: emoji sequences and several scripts need them. U+061C (Arabic letter
-// mark) is a bidi mark like U+200E/F, so it goes too.
+// mark) is a bidi mark like U+200E/F, so it goes too; so do the blank "letters" (Hangul fillers),
+// the soft hyphen, the combining grapheme joiner and the Mongolian vowel separator.
 function isInvisible(c: number): boolean {
   return (
+    c === 0x00ad ||
+    c === 0x034f ||
+    c === 0x115f ||
+    c === 0x1160 ||
+    c === 0x180e ||
+    c === 0x3164 ||
+    c === 0xffa0 ||
     c === 0x200b ||
     c === 0x200e ||
     c === 0x200f ||
@@ -143,4 +151,12 @@ export function sanitizePrefix(s: string, budget: number, keepLineBreaks = false
  */
 export function sanitizeTitleText(s: string): string {
   return sanitizePrefix(s, Infinity).text;
+}
+
+/** Joiners, selectors, tag characters and marks: what shows nothing without a character to join or mark. */
+const SHOWS_NOTHING_ALONE = /^[\u200c\u200d\ufe00-\ufe0f\u{e0000}-\u{e007f}\p{M}\s]*$/u;
+
+/** A title with nothing to see (only joiners, variation selectors, tags or stray marks) is no title. */
+export function showsNothing(title: string): boolean {
+  return SHOWS_NOTHING_ALONE.test(title);
 }

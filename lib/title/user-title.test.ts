@@ -41,4 +41,15 @@ describe("normalizeUserTitle", () => {
     // Real characters with several marks are fine.
     expect(normalizeUserTitle("Vi\u1EC7t Nam \u1EA1\u0301")).toMatchObject({ ok: true });
   });
+
+  it("refuses a title with nothing to see: blank letters, joiners, selectors, tags, stray marks", () => {
+    const empty = { ok: false, message: "Title must not be empty" };
+    for (const raw of ["\u200d", "\u3164", "\u115f\u1160", "\uffa0", "\u00ad", "\u034f", "\u180e", "\ufe0f", "\u{e0067}\u{e007f}", "\u0301\u0301", "\u200c \u200d"]) {
+      expect(normalizeUserTitle(raw), JSON.stringify(raw)).toEqual(empty);
+    }
+    // Joiners inside real text stay (emoji sequences, scripts that need them).
+    expect(normalizeUserTitle("👨\u200d👩")).toEqual({ ok: true, title: "👨\u200d👩" });
+    expect(normalizeUserTitle("\u3164Hidden filler")).toEqual({ ok: true, title: "Hidden filler" });
+  });
 });
+

@@ -1,4 +1,5 @@
 import { leadingSanitizedGraphemes } from "./graphemes";
+import { showsNothing } from "./sanitize";
 
 export const USER_TITLE_MAX_CHARS = 200;
 
@@ -11,6 +12,6 @@ export function normalizeUserTitle(raw: unknown): UserTitleResult {
   if (more) return { ok: false, message: `Title must be at most ${USER_TITLE_MAX_CHARS} characters` };
   if (clamped) return { ok: false, message: "Title has a character with too many accents or marks on it" };
   const title = graphemes.join("");
-  if (title === "") return { ok: false, message: "Title must not be empty" };
+  if (showsNothing(title)) return { ok: false, message: "Title must not be empty" };
   return { ok: true, title };
 }
