@@ -8,6 +8,15 @@ describe("markdownToPlainText", () => {
     expect(markdownToPlainText("# How do I **center** a `div` in [CSS](https://x.y)?")).toBe("How do I center a div in CSS?");
   });
 
+  it("removes `*` and `~` emphasis set right against unspaced scripts, as CommonMark reads it; `_` there stays", () => {
+    expect(markdownToPlainText("日本語の質問 **太字**ですか")).toBe("日本語の質問 太字ですか");
+    expect(markdownToPlainText("这是**重要**的问题")).toBe("这是重要的问题");
+    expect(markdownToPlainText("这是*重要*的~~问题~~吗")).toBe("这是重要的问题吗");
+    expect(markdownToPlainText("정말**중요**해요")).toBe("정말중요해요");
+    expect(markdownToPlainText("日本_語_です")).toBe("日本_語_です");
+    expect(markdownToPlainText("2*3*4 and x**y**z")).toBe("2*3*4 and x**y**z");
+  });
+
   it.each([
     // headings and blockquotes
     ["# Title", "Title"],

@@ -10,8 +10,11 @@ const URL_MAX = 1000;
 const INLINE_REACH = 2 * SPAN + URL_MAX + 16;
 
 const BT = "`";
-const BEFORE = String.raw`(?<=^|[\s\p{P}\p{S}])`;
-const AFTER = String.raw`(?=$|[\s\p{P}\p{S}])`;
+// Scripts written without spaces put `*` and `~` emphasis right against letters, as CommonMark
+// allows for those markers (not for `_`): 这是**重要**的问题.
+const UNSPACED = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]`;
+const BEFORE = String.raw`(?:(?<=^|[\s\p{P}\p{S}])|(?<=${UNSPACED})(?=[*~]))`;
+const AFTER = String.raw`(?:(?=$|[\s\p{P}\p{S}])|(?<=[*~])(?=${UNSPACED}))`;
 // Alternatives are tried in this order at each position: code keeps its text literally, and a
 // URL is claimed before the "_" or "*" inside it could be taken for emphasis.
 const INLINE = new RegExp(
