@@ -16,7 +16,7 @@ export type EditorExit = "key" | "blur" | "away";
 /** What an open editor held when it was removed, to go on from in its next mount. */
 export interface KeptEdit {
   value: string;
-  /** The title the editor opened on (or last showed): an unchanged value saves nothing. */
+  /** The title the editor opened on: a value left as it was saves nothing. */
   initial: string;
   start: number | null;
   end: number | null;
@@ -79,11 +79,12 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
   }, [resumed]);
 
   const keepRef = useRef(keep);
-  const initialRef = useRef(initial);
   useLayoutEffect(() => {
     keepRef.current = keep;
-    initialRef.current = initial;
   });
+  // What the field opened on (a resumed editor: what its first one opened on). A title that arrives
+  // while it is open changes `initial`, not the field: text left as it opened is not a rename.
+  const [openedOn] = useState(() => resumed?.initial ?? initial);
   // The cleanup runs before React takes the input out of the page, so the blur that removal fires
   // is ignored.
   useLayoutEffect(() => {
@@ -92,9 +93,9 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
     removing.current = false;
     return () => {
       removing.current = true;
-      if (!closed.current && input) keepRef.current?.({ value: input.value, initial: initialRef.current, start: input.selectionStart, end: input.selectionEnd });
+      if (!closed.current && input) keepRef.current?.({ value: input.value, initial: openedOn, start: input.selectionStart, end: input.selectionEnd });
     };
-  }, []);
+  }, [openedOn]);
 
   const close = (exit: EditorExit) => {
     if (closed.current) return;
@@ -104,7 +105,7 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
 
   const save = async (exit: EditorExit) => {
     if (closed.current || checking) return;
-    if (value === initial) return close(exit);
+    if (value === initial || value === openedOn) return close(exit);
     if (normalizeUserTitle(value).ok) {
       close(exit);
       const result = await rename(value);

@@ -79,7 +79,11 @@ export function applyTabMessage(qc: QueryClient, m: TabMessage): void {
       recordServerTitle(qc, m.threadId, m.fact, { at: m.at, share: false });
       return;
     case "stream-title":
-      recordStreamTitle(qc, m.threadId, { title: m.fact.title, title_source: m.fact.source }, { at: m.at, share: false });
+      // A user title other than the one this tab shows: this tab reads the thread too (the tab that
+      // sent it may not have needed to).
+      if (recordStreamTitle(qc, m.threadId, { title: m.fact.title, title_source: m.fact.source }, { at: m.at, share: false }).reread) {
+        void rereadThreadTitle(qc, m.threadId).catch(() => undefined);
+      }
       return;
     case "created":
       patchRow(qc, m.threadId, (p) => ({ ...p, draft: p.draft ?? { createdAt: m.createdAt }, activityAt: m.createdAt }));

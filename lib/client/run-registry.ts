@@ -11,19 +11,18 @@ type StreamKey = `lg:stream:${string}`;
 /**
  * From the moment the user reloads or leaves, the browser cuts this page's streams, which the SDK
  * and the chat view take for their runs' end; the next page may take a while to come (its server
- * asks a LangGraph server first) and the registry must still hold those runs for it to rejoin. So
- * forgetting waits while the page is being left, and happens anyway if the page stays after all.
+ * asks a LangGraph server first) and must still find those runs stored to rejoin them. So while the
+ * page is being left, a forget changes this page's registry but not the stored copy; if the page
+ * stays after all (10 s on, or back from the back/forward cache), the stored copy catches up.
  */
 const STILL_HERE_MS = 10_000;
 let leavingPage = false;
-let heldForgets: Array<() => void> = [];
+let storedCopyBehind = false;
 let stillHere: ReturnType<typeof setTimeout> | undefined;
 function stayed() {
   leavingPage = false;
   clearTimeout(stillHere);
-  const held = heldForgets;
-  heldForgets = [];
-  for (const forget of held) forget();
+  if (storedCopyBehind) runRegistry.store();
 }
 /** Listens for the page being left on `target` (the window; a plain EventTarget in tests). */
 export function watchPageLeaving(target: EventTarget) {
@@ -67,13 +66,20 @@ class RunRegistry {
     return this.runs;
   }
 
-  private save() {
+  /** Writes the registry to sessionStorage (the copy the next page of this tab reads). */
+  store() {
+    storedCopyBehind = false;
     try {
       // Not after a sign-out (or someone else's sign-in) in another tab: this page reloads.
       if (ownsKept()) sessionStorage.setItem(STORE_KEY, JSON.stringify(this.runs ?? {}));
     } catch {
       // private mode / quota: the in-memory copy still works for this page
     }
+  }
+
+  private save(opts: { keepStoredCopy?: boolean } = {}) {
+    if (opts.keepStoredCopy) storedCopyBehind = true;
+    else this.store();
     this.version += 1;
     for (const l of this.listeners) l();
   }
@@ -101,15 +107,11 @@ class RunRegistry {
 
   /** Forget a run (it ended); only if it is still the one recorded when `runId` is given. */
   forget(threadId: string, runId?: string): void {
-    // Held while the page is being left (above): the next page rejoins and finds out.
-    if (leavingPage) {
-      heldForgets.push(() => this.forget(threadId, runId));
-      return;
-    }
     const runs = this.load();
     if (!(threadId in runs) || (runId !== undefined && runs[threadId] !== runId)) return;
     delete runs[threadId];
-    this.save();
+    // While the page is being left, the stored copy keeps the run: the next page rejoins it.
+    this.save({ keepStoredCopy: leavingPage });
   }
 
   get openThread(): string | null {

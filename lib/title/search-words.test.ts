@@ -42,6 +42,23 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
     for (const [title, q] of [["Đà Nẵng", "da nang"], ["Øresund", "oresund"], ["Ærø", "aero"], ["Łódź", "lodz"], ["cœur", "coeur"]]) expect(matches(title, q)).toBe(true);
   });
 
+  it("keeps every term and query word within 1,000 UTF-8 bytes (Postgres wraps a lexeme past 2,047), cut alike", () => {
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}";
+    const title = family.repeat(100);
+    const bytes = (t: string) => new TextEncoder().encode(t).length;
+    for (const term of searchTerms(title).split(" ")) expect(bytes(term)).toBeLessThanOrEqual(1000);
+    expect(matches(title, family.repeat(19))).toBe(true);
+    expect(matches(title, family.repeat(100))).toBe(true);
+    // A title stored before titles were clamped: a letter under 300,000 marks stays small.
+    expect(searchTerms(`\u0e0d${"\u0e48".repeat(300_000)}`).length).toBeLessThan(20_000);
+  });
+
+  it("a long unspaced run with no dictionary word (symbols) is read from its start, and repeated words count once", () => {
+    const khmer = "\u19e0".repeat(9);
+    expect(matches(khmer, khmer)).toBe(true);
+    expect(queryWords("学习 学习 学习")).toEqual(["学习"]);
+  });
+
   it("no searchable word matches nothing", () => {
     expect(matches("Anything at all", "")).toBe(false);
     expect(matches("Anything at all", " ,;! ")).toBe(false);

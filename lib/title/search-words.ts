@@ -23,7 +23,8 @@ const chunksOf = (text: string) => text.normalize("NFKC").split(SPACES).filter(B
 
 /** Scripts written without spaces between words: a chunk of them is a phrase, not one word. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-// A fixed locale, so the server's index and every browser split alike.
+// A fixed locale; how a run splits into words still depends on the ICU of the server or browser,
+// which only decides how a query of more than GRAM unspaced characters is read.
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
 const graphemeSegmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
 /**
@@ -44,9 +45,31 @@ function grams(chunk: string): string[] {
 /** A query chunk: whole when short; unspaced text past GRAM graphemes as its words (each cut to GRAM). */
 function queryParts(chunk: string): string[] {
   if (!UNSPACED.test(chunk) || graphemesOf(chunk).length <= GRAM) return [chunk];
-  return Array.from(wordSegmenter.segment(chunk))
+  const words = Array.from(wordSegmenter.segment(chunk))
     .filter((s) => s.isWordLike)
     .map((s) => graphemesOf(s.segment).slice(0, GRAM).join(""));
+  // No dictionary word in it (a run of symbols): its start, as a shorter query would be read.
+  return words.length ? words : [graphemesOf(chunk).slice(0, GRAM).join("")];
+}
+
+/**
+ * The longest term, in UTF-8 bytes: Postgres keeps a lexeme's length in 11 bits (2,047 bytes) and
+ * wraps a longer one silently, so a 100-emoji word would not be found there. Terms and query
+ * words are cut alike, at a grapheme, so a query still finds a term it begins.
+ */
+const TERM_MAX_BYTES = 1000;
+const utf8 = new TextEncoder();
+
+function capTerm(term: string): string {
+  if (term.length * 3 <= TERM_MAX_BYTES) return term;
+  let bytes = 0;
+  let out = "";
+  for (const g of graphemesOf(term)) {
+    bytes += utf8.encode(g).length;
+    if (bytes > TERM_MAX_BYTES) break;
+    out += g;
+  }
+  return out;
 }
 
 /**
@@ -104,7 +127,7 @@ const APOSTROPHES = /[\u2018\u2019\u02bc\u2032]/g;
 
 /** The terms stored per revision, folded, space-separated (the same on both dialects). */
 export function searchTerms(title: string): string {
-  return titleTerms(title).split(" ").map(foldTerm).filter(Boolean).join(" ");
+  return [...new Set(titleTerms(title).split(" ").map(foldTerm).map(capTerm).filter(Boolean))].join(" ");
 }
 
 /** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */
@@ -113,7 +136,8 @@ export function queryWords(text: string): string[] {
     .map(trimWord)
     .flatMap(queryParts)
     .map(foldTerm)
-    .filter(Boolean)
+    .map(capTerm)
+    .filter((w, i, all) => w !== "" && all.indexOf(w) === i)
     .slice(0, MAX_QUERY_WORDS);
 }
 

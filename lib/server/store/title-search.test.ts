@@ -59,6 +59,10 @@ describe("$title_search: symbols, emoji and scripts", () => {
     expect(await find("机器学习")).toEqual([zh]);
     expect(await find("机器学习的基础知识")).toEqual([zh]);
     expect(await find("知识")).toEqual([zh]);
+    // A word of 100 emoji families (2,500 UTF-8 bytes) is a term each database keeps whole enough to find.
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}";
+    const families = await titled(family.repeat(100));
+    expect(await find(family.repeat(19))).toEqual([families]);
   });
 
   it("matches each word from a word's start only, never mid-word (unspaced scripts from any character), in both of the store's plans", async () => {
