@@ -4,6 +4,7 @@ import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { type PrefixView, leadingGraphemes } from "./graphemes";
 import { plainTextPrefix } from "./markdown";
 import { sanitizePrefix, sanitizeTitleText, showsNothing } from "./sanitize";
+import { UNSPACED_SCRIPTS } from "./scripts";
 
 export const EMPTY_TITLE = "New Conversation";
 
@@ -14,7 +15,7 @@ export const ELLIPSIS = "...";
 type CutConfig = Pick<TitleConfig, "max_chars"> & Partial<Pick<TitleConfig, "fallback_cut">>;
 
 // A cut between two of these splits no word: these scripts are written without spaces.
-const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED = new RegExp(`^[${UNSPACED_SCRIPTS}]`, "u");
 // Backing off further than this to a space would lose too much of the text.
 const WORD_CUT_MIN_SHARE = 0.6;
 

@@ -1,4 +1,5 @@
 import { type SanitizedPrefix, sanitizePrefix } from "./sanitize";
+import { UNSPACED_SCRIPTS } from "./scripts";
 
 // Markdown syntax → the text a reader sees, for fallback titles. Not a Markdown parser: line
 // markers and a few inline forms, each confined to one line and to a bounded length. That bound is
@@ -12,7 +13,8 @@ const INLINE_REACH = 2 * SPAN + URL_MAX + 16;
 const BT = "`";
 // Scripts written without spaces put `*` and `~` emphasis right against letters, as CommonMark
 // allows for those markers (not for `_`): 这是**重要**的问题.
-const UNSPACED = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]`;
+// Korean too: it has spaces, but its particles sit right against the word before them.
+const UNSPACED = String.raw`[${UNSPACED_SCRIPTS}\p{Script=Hangul}]`;
 const BEFORE = String.raw`(?:(?<=^|[\s\p{P}\p{S}])|(?<=${UNSPACED})(?=[*~]))`;
 const AFTER = String.raw`(?:(?=$|[\s\p{P}\p{S}])|(?<=[*~])(?=${UNSPACED}))`;
 // Alternatives are tried in this order at each position: code keeps its text literally, and a

@@ -78,3 +78,9 @@ export function userScripts(text: string): UserScripts {
 export function scriptsOf(text: string): ScriptGroup[] {
   return [...weights(text).entries()].sort((a, b) => b[1] - a[1]).map(([g]) => g);
 }
+
+/**
+ * Scripts written without spaces between words, as the body of a regex character class: the
+ * fallback cut, title search and Markdown emphasis each treat their text as one run of letters.
+ */
+export const UNSPACED_SCRIPTS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}`;

@@ -6,6 +6,8 @@
  * punctuation mark, so `C++`, `C#` and emoji were dropped.
  */
 
+import { UNSPACED_SCRIPTS } from "./scripts";
+
 const SPACES = /[\s\p{Z}]+/u;
 /** Runs of letters/digits (with their marks): what plain-word search matched before. */
 const PLAIN_WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*/gu;
@@ -22,7 +24,7 @@ function trimWord(chunk: string): string {
 const chunksOf = (text: string) => text.normalize("NFKC").split(SPACES).filter(Boolean);
 
 /** Scripts written without spaces between words: a chunk of them is a phrase, not one word. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, "u");
 // A fixed locale; how a run splits into words still depends on the ICU of the server or browser,
 // which only decides how a query of more than GRAM unspaced characters is read.
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
