@@ -170,7 +170,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     shownTitle.current = key;
     if (!threadId || !title) return;
     const source = JSON.parse(sourceKey) as TitleSource | null;
-    if (recordStreamTitle(qc, threadId, { title, title_source: source }).reread) void rereadThreadTitle(qc, threadId).catch(() => undefined);
+    recordStreamTitle(qc, threadId, { title, title_source: source });
     // Our run's server values name it automatically while this page shows the user's pin: the
     // pin may have been taken off where this page did not see it (a regenerate that ended after a
     // reload), or may still be waiting to be written. The stream only proposes, so the registry,

@@ -1,11 +1,23 @@
 import { QueryClient, type InfiniteData } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { applyTabMessage, recordNewThread, recordServerTitle, recordStreamTitle } from "./live-titles";
 import { threadKeys } from "./query-keys";
 import { getPatches, patchRow } from "./row-patches";
 import { buildThreadListModel } from "./thread-list-model";
 import type { ThreadPage } from "./types";
 import { computeThreadTitle } from "./use-thread-title";
+
+// The re-read's request is the one thing scripted here: it answers with `registryRows[id]`.
+const registryRows = vi.hoisted(() => ({}) as Record<string, ThreadPage["rows"][number]>);
+const fetchThreadRowPage = vi.hoisted(() => vi.fn());
+vi.mock("./thread-pages", () => ({ fetchThreadRowPage }));
+vi.mock("./api-client", async (importOriginal) => ({ ...(await importOriginal<object>()), loadBrowserClient: async () => ({}) }));
+fetchThreadRowPage.mockImplementation(async (_client: unknown, id: string): Promise<ThreadPage> => ({
+  rows: registryRows[id] ? [registryRows[id]] : [],
+  fetchedAt: Date.now(),
+  nextOffset: null,
+  asOf: "",
+}));
 
 function clientWithList(rows: ThreadPage["rows"], fetchedAt = 1): QueryClient {
   const qc = new QueryClient();
@@ -127,5 +139,22 @@ describe("the header's lookup", () => {
     // The re-read's answer (a server fact read after the stream's) settles it.
     recordServerTitle(qc, "a", { title: "Newest pin", source: { kind: "user" } }, { share: false });
     expect(rowAndHeader(qc, "a")).toEqual({ row: "Newest pin", header: "Newest pin" });
+  });
+
+  it("reads the thread's row once for such a title, from this tab's stream or another tab's message, and shows what the registry holds", async () => {
+    fetchThreadRowPage.mockClear();
+    registryRows.a = rowOf("a", "Newest pin", "user");
+    const qc = clientWithList([rowOf("a", "Renamed elsewhere", "user")]);
+    recordStreamTitle(qc, "a", { title: "Older pin", title_source: { kind: "user" } }, { share: false });
+    await vi.waitFor(() => expect(rowAndHeader(qc, "a")).toEqual({ row: "Newest pin", header: "Newest pin" }));
+    expect(fetchThreadRowPage.mock.calls.map((c) => c[1] as string)).toEqual(["a"]);
+
+    registryRows.b = rowOf("b", "Pinned here last", "user");
+    const other = clientWithList([rowOf("b", "Pinned here", "user")]);
+    applyTabMessage(other, { type: "stream-title", threadId: "b", fact: { title: "Pinned there", source: { kind: "user" } }, at: Date.now() });
+    await vi.waitFor(() => expect(rowAndHeader(other, "b")).toEqual({ row: "Pinned here last", header: "Pinned here last" }));
+    // An automatic title in another tab's message asks for nothing.
+    applyTabMessage(other, { type: "stream-title", threadId: "b", fact: { title: "Auto", source: { kind: "fallback" } }, at: Date.now() });
+    expect(fetchThreadRowPage.mock.calls.map((c) => c[1] as string)).toEqual(["a", "b"]);
   });
 });

@@ -10,6 +10,7 @@ import { computeThreadTitle } from "./use-thread-title";
  * A run's `values` event (or state) carried a title: remember it as this row's latest stream fact.
  * Empty titles are not facts (the first values event of a run has none yet) and a repeat of the
  * same fact keeps its original time. The display rule lives in resolveRowTitle, not here.
+ * `reread` says whether it started a re-read of the thread's row (see below).
  */
 export function recordStreamTitle(qc: QueryClient, threadId: string, values: unknown, opts: { at?: number; share?: boolean } = {}): { reread: boolean } {
   const fact = titleFactOf(values);
@@ -17,12 +18,13 @@ export function recordStreamTitle(qc: QueryClient, threadId: string, values: unk
   const prev = getPatches(qc)[threadId]?.stream;
   if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return { reread: false };
   // A user title other than the one shown (which resolveRowTitle keeps): only the server knows
-  // which is newer, so the caller reads the thread again.
+  // which is newer, so the thread is read again.
   const shown = computeThreadTitle(qc, threadId);
   const reread = fact.source?.kind === "user" && shown.source?.kind === "user" && shown.title !== fact.title;
   const at = opts.at ?? Date.now();
   patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });
+  if (reread) void rereadThreadTitle(qc, threadId).catch(() => undefined);
   return { reread };
 }
 
@@ -79,11 +81,9 @@ export function applyTabMessage(qc: QueryClient, m: TabMessage): void {
       recordServerTitle(qc, m.threadId, m.fact, { at: m.at, share: false });
       return;
     case "stream-title":
-      // A user title other than the one this tab shows: this tab reads the thread too (the tab that
-      // sent it may not have needed to).
-      if (recordStreamTitle(qc, m.threadId, { title: m.fact.title, title_source: m.fact.source }, { at: m.at, share: false }).reread) {
-        void rereadThreadTitle(qc, m.threadId).catch(() => undefined);
-      }
+      // A user title other than the one this tab shows makes this tab read the thread too (the tab
+      // that sent it may not have needed to).
+      recordStreamTitle(qc, m.threadId, { title: m.fact.title, title_source: m.fact.source }, { at: m.at, share: false });
       return;
     case "created":
       patchRow(qc, m.threadId, (p) => ({ ...p, draft: p.draft ?? { createdAt: m.createdAt }, activityAt: m.createdAt }));

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { loadBrowserClient } from "./api-client";
 import { errorTextForPeople } from "./error-text";
-import { recordRunActivity, recordStreamTitle, rereadThreadTitle } from "./live-titles";
+import { recordRunActivity, recordStreamTitle } from "./live-titles";
 import { runRegistry } from "./run-registry";
 
 interface Follow {
@@ -21,7 +21,7 @@ async function followRun(qc: QueryClient, threadId: string, runId: string, signa
       streamMode: ["values"],
     });
     for await (const { event, data } of events) {
-      if (event === "values" && recordStreamTitle(qc, threadId, data).reread) void rereadThreadTitle(qc, threadId).catch(() => undefined);
+      if (event === "values") recordStreamTitle(qc, threadId, data);
       if (event === "error") break;
     }
   } catch (err) {

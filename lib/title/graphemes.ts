@@ -17,6 +17,11 @@ function firstSegments(s: string, count: number): string[] {
   return out;
 }
 
+/** Every grapheme cluster of `s`, unclamped: for short texts (a title, a query) only, see above. */
+export function graphemesOf(s: string): string[] {
+  return Array.from(segmenter.segment(s), (g) => g.segment);
+}
+
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }

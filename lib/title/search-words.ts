@@ -6,6 +6,7 @@
  * punctuation mark, so `C++`, `C#` and emoji were dropped.
  */
 
+import { graphemesOf } from "./graphemes";
 import { UNSPACED_SCRIPTS } from "./scripts";
 
 const SPACES = /[\s\p{Z}]+/u;
@@ -28,15 +29,12 @@ const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, "u");
 // A fixed locale; how a run splits into words still depends on the ICU of the server or browser,
 // which only decides how a query of more than GRAM unspaced characters is read.
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
-const graphemeSegmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
 /**
  * Unspaced text is found from any of its characters: the index holds, from each one, the next
  * GRAM graphemes (机器学习的 → 机器学习的, 器学习的, 学习的, 习的, 的), so any run of up to GRAM
  * characters is a prefix of a term. A longer query run is read as its dictionary words.
  */
 const GRAM = 8;
-
-const graphemesOf = (text: string) => Array.from(graphemeSegmenter.segment(text), (g) => g.segment);
 
 function grams(chunk: string): string[] {
   if (!UNSPACED.test(chunk)) return [];

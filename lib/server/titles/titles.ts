@@ -18,9 +18,10 @@ export interface TitleServiceDeps {
 
 const USER: TitleSource = { kind: "user" };
 
+const messagesOf = (values: unknown): unknown[] => (values as { messages?: unknown[] } | undefined)?.messages ?? [];
+
 /** The conversation's messages by id, to tell a new message from a title written meanwhile. */
-function messageTrail(values: unknown): string {
-  const messages = (values as { messages?: unknown[] } | undefined)?.messages ?? [];
+function messageTrail(messages: readonly unknown[]): string {
   return messages.map((m, i) => String((m as { id?: unknown } | null)?.id ?? `#${i}`)).join("\n");
 }
 
@@ -75,13 +76,13 @@ export class TitleService {
       throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
     };
     const [row0, snap] = await runs.exclusive(threadId, async () => [await registry.get(threadId), await graph.getState(threadConfig(threadId))] as const, busy);
-    const messages = (snap.values as { messages?: unknown[] } | undefined)?.messages ?? [];
+    const messages = messagesOf(snap.values);
     const fallback = proposeFallbackTitle(messages, titleConfig);
     if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
     const model = await this.modelTitle(threadId, messages);
     if (model && !model.ok) throw new ApiError(502, `title-model-failed: the title model gave no usable title (${model.reason}); the title is unchanged`);
     const proposal = model?.fact ?? fallback;
-    const before = { fact: titleFactOf(snap.values), checkpoint: checkpointJson(snap.config)?.checkpoint_id ?? null, messages: messageTrail(snap.values) };
+    const before = { fact: titleFactOf(snap.values), checkpoint: checkpointJson(snap.config)?.checkpoint_id ?? null, messages: messageTrail(messages) };
     return runs.exclusive(
       threadId,
       async () => {
@@ -93,7 +94,7 @@ export class TitleService {
         const registryMoved = row.pin_pending !== row0.pin_pending || !sameTitleFact(registry.titleOf(row), registry.titleOf(row0));
         // A checkpoint written with the same messages was a title written (renamed and back).
         const checkpointMoved = (checkpointJson(state.config)?.checkpoint_id ?? null) !== before.checkpoint;
-        const messagesMoved = messageTrail(state.values) !== before.messages;
+        const messagesMoved = messageTrail(messagesOf(state.values)) !== before.messages;
         if (registryMoved || !sameTitleFact(now, before.fact) || (checkpointMoved && !messagesMoved)) {
           throw conflict("title-changed: the title changed while a new one was being made; it was kept");
         }
