@@ -5,7 +5,7 @@ import { cache } from "react";
 import { usesOfflineModel } from "@/lib/agent/models";
 import { getAccountsHost, getApi } from "@/lib/server/app-api";
 import { authModeFromEnv } from "@/lib/server/auth/identity";
-import { getRemote } from "@/lib/server/remote";
+import { getRemote, usesRemoteServer } from "@/lib/server/remote";
 import { loadTitleConfig } from "@/lib/title/config";
 import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
@@ -135,7 +135,7 @@ export function loadAppInfo(): AppInfo {
   const env = process.env;
   const title = loadTitleConfig(env);
   return {
-    offlineModel: usesOfflineModel(env),
+    offlineModel: usesRemoteServer(env) ? null : usesOfflineModel(env),
     chatModel: env.CHAT_MODEL?.trim() || null,
     title: { enabled: title.enabled, instant: title.instant, max_chars: title.max_chars, fallback_cut: title.fallback_cut },
   };

@@ -28,6 +28,7 @@ import { Composer, type PutBack, type SentMessage } from "./Composer";
 import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
+import { lastAnswerOffline } from "@/lib/chat/offline-answer";
 
 const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisconnect: "continue" } = {
   streamMode: ["values", "messages-tuple"],
@@ -368,6 +369,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   }, [stop, stopStream, forgetUnsent]);
 
   const lines = useMemo(() => visibleMessages(stream.messages), [stream.messages]);
+  // In front of a LangGraph server its model is known from its answers only.
+  const offline = app.offlineModel ?? lastAnswerOffline(stream.messages, isLoading);
   const takenAway = lastAction?.kind === "send" && lastAction.sent.id === lastTaken;
   const retry =
     lastAction === null || isLoading || takenAway || isChecking
@@ -380,7 +383,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   return (
     <div className="flex h-dvh min-w-0 flex-1 flex-col" data-testid="chat-view" data-thread-id={threadId ?? ""}>
       <ChatHeader threadId={threadId} seed={initialFact} />
-      {app.offlineModel ? <OfflineBanner /> : null}
+      {offline ? <OfflineBanner onLangGraphServer={app.offlineModel === null} /> : null}
       <MessageList lines={lines} streaming={isLoading}>
         {lines.length === 0 && !isLoading ? (
           <div className="py-16 text-center text-neutral-500 dark:text-neutral-400" data-testid="empty-chat">

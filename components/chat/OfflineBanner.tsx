@@ -1,4 +1,5 @@
-export function OfflineBanner() {
+/** Says the built-in offline model answers, and where a real one is set. */
+export function OfflineBanner({ onLangGraphServer = false }: { onLangGraphServer?: boolean }) {
   return (
     <div
       role="note"
@@ -7,7 +8,8 @@ export function OfflineBanner() {
     >
       <strong className="font-semibold">Offline demo model.</strong> Answers are canned. To use a real model, set{" "}
       <code className="font-mono">OPENAI_API_KEY</code> (or <code className="font-mono">OPENAI_BASE_URL</code> for any
-      OpenAI-compatible server) and optionally <code className="font-mono">CHAT_MODEL</code>, then restart the server.
+      OpenAI-compatible server) and optionally <code className="font-mono">CHAT_MODEL</code>
+      {onLangGraphServer ? " on the LangGraph server this app runs on, then restart it." : ", then restart the server."}
     </div>
   );
 }

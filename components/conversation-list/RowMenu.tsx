@@ -168,7 +168,7 @@ export function RowMenu({ listId, row, anchor, close, refocus, actions }: RowMen
                     actions.regenerate(row.id);
                   }}
                 >
-                  <SparklesIcon /> {regenerateLabel(titleModelSet())}
+                  <SparklesIcon /> {regenerateLabel(standard ? null : titleModelSet())}
                 </DropdownMenu.Item>
               </Tooltip>
             ) : null}

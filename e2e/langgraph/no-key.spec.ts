@@ -60,6 +60,8 @@ test("title search finds part of a title, and says how far it looked; history an
   await sidebar.openMenu(id);
   const regenerate = page.getByTestId("menu-regenerate");
   await expect(regenerate).toHaveAttribute("aria-disabled", "true");
+  // Whether that server has a title model is set there, not here: the label does not guess.
+  await expect(regenerate).toHaveText("Name it again");
   await regenerate.hover();
   await expect(page.getByTestId("tooltip").filter({ hasText: "Not offered by the LangGraph server" }).first()).toBeVisible();
   await page.keyboard.press("Enter"); // choosing it does nothing: the menu stays, the pin stays

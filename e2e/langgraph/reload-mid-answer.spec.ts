@@ -11,4 +11,7 @@ test("reloading mid-answer in front of a LangGraph server rejoins the run and sh
   await expect(chat.stopButton).toBeVisible();
   await chat.waitForAnswerToFinish();
   await expect(chat.assistantMessages.last()).toContainText("offline model");
+  // Read from the page's server render this time: that server's model is known from its answer.
+  await page.reload();
+  await expect(chat.offlineBanner).toContainText("on the LangGraph server");
 });

@@ -4,8 +4,10 @@ import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { messageAttachments } from "@/lib/title";
 import { isNamed } from "@/lib/title/attachments";
+import { OFFLINE_MODEL_NAME } from "@/lib/chat/offline-answer";
 
-export const OFFLINE_MODEL_NAME = "threadline-offline";
+export { OFFLINE_MODEL_NAME };
+
 /** Embeddings, overrides, isolates and marks (LRE…RLO, LRI…PDI, LRM, RLM, ALM). */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 

@@ -25,5 +25,6 @@ describe("the title model setting", () => {
   it("names what will do the naming", () => {
     expect(regenerateLabel(true)).toBe("Let AI name this");
     expect(regenerateLabel(false)).toBe("Name it from the first message");
+    expect(regenerateLabel(null)).toBe("Name it again");
   });
 });

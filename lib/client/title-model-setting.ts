@@ -10,7 +10,11 @@ export function titleModelSet(): boolean {
   return document.documentElement.dataset.titleModel === "on";
 }
 
-/** The row menu's words for "name it again": what will do the naming. */
-export function regenerateLabel(withModel: boolean): string {
+/**
+ * The row menu's words for "name it again": what will do the naming; null when this server does
+ * not know (in front of a LangGraph server, whose title model is set there).
+ */
+export function regenerateLabel(withModel: boolean | null): string {
+  if (withModel === null) return "Name it again";
   return withModel ? "Let AI name this" : "Name it from the first message";
 }
