@@ -169,3 +169,35 @@ test("a title of 100 emoji families (1,100 UTF-16 units, 100 characters) is save
   await expect.poll(async () => ((await apiClient().threads.getState(thread.thread_id)).values as { title?: string }).title).toBe(families);
   await expect(sidebar.rowTitle(thread.thread_id)).toHaveText(families);
 });
+
+test("keys that belong to an input method's composition neither save, cancel nor send", async ({ page, chat, sidebar }) => {
+  const text = "Suggest a three day walking route around Kyoto";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  // What a Japanese IME sends: Enter and Escape while composing (isComposing), and Safari's Enter
+  // that ends a composition (keyCode 229). Dispatched by hand: Playwright cannot drive an IME.
+  const imeKey = (key: string, init: { isComposing?: boolean; keyCode?: number }) =>
+    page.evaluate(
+      ([k, i]) => document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...i })),
+      [key, init] as const,
+    );
+
+  await sidebar.startEditing(id);
+  await sidebar.editor.fill("京都の散歩");
+  await imeKey("Enter", { isComposing: true });
+  await imeKey("Enter", { keyCode: 229 });
+  await imeKey("Escape", { isComposing: true });
+  await expect(sidebar.editor).toBeVisible();
+  await expect(sidebar.editor).toHaveValue("京都の散歩");
+  await sidebar.editor.press("Enter");
+  await expect(sidebar.editor).toBeHidden();
+  await expect(sidebar.rowTitle(id)).toHaveText("京都の散歩");
+  await expect(sidebar.rowLock(id)).toBeVisible();
+
+  await chat.input.fill("散歩の後で");
+  await chat.input.focus();
+  await imeKey("Enter", { isComposing: true });
+  await imeKey("Enter", { keyCode: 229 });
+  await expect(chat.input).toHaveValue("散歩の後で");
+  await expect(chat.userMessages).toHaveCount(1);
+});

@@ -7,6 +7,7 @@ import { useDraft } from "@/lib/client/use-draft";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
 import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./AttachmentChips";
+import { isComposingKey } from "@/lib/client/composing";
 
 interface ComposerProps {
   streaming: boolean;
@@ -122,7 +123,7 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
               files.add(pasted);
             }}
             onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+              if (e.key === "Enter" && !e.shiftKey && !isComposingKey(e.nativeEvent)) {
                 e.preventDefault();
                 send();
               }

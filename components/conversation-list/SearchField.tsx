@@ -1,6 +1,7 @@
 "use client";
 import type { RefObject } from "react";
 import { CloseIcon, SearchIcon } from "@/components/ui/icons";
+import { isComposingKey } from "@/lib/client/composing";
 
 interface SearchFieldProps {
   value: string;
@@ -25,7 +26,7 @@ export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === "Escape" && value) {
+          if (e.key === "Escape" && value && !isComposingKey(e.nativeEvent)) {
             e.preventDefault();
             e.stopPropagation();
             onChange("");

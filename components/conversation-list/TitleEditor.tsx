@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { normalizeUserTitle } from "@/lib/title";
 import { focusFellToPage } from "@/lib/client/focus-fell";
 import type { RenameResult } from "@/lib/client/use-title-actions";
+import { isComposingKey } from "@/lib/client/composing";
 
 /**
  * How the editor closed: by a key (Enter/Escape: focus goes back to the title), by leaving it for
@@ -146,7 +147,8 @@ export function TitleEditor({ initial, rename, onClose, keep, resume, className 
         }}
         onKeyDown={(e) => {
           e.stopPropagation();
-          if (e.key === "Enter" && !e.nativeEvent.isComposing) {
+          if (isComposingKey(e.nativeEvent)) return;
+          if (e.key === "Enter") {
             e.preventDefault();
             void save("key");
           } else if (e.key === "Escape") {

@@ -17,6 +17,7 @@ import { CloseIcon, PlusIcon } from "@/components/ui/icons";
 import { ShellContext, type ShellControls } from "./shell-context";
 import { TitleAnnouncer } from "./TitleAnnouncer";
 import { AccountMenu, type SignedInAccount } from "./AccountMenu";
+import { isComposingKey } from "@/lib/client/composing";
 
 interface AppShellProps {
   initialList: InitialList;
@@ -31,8 +32,11 @@ interface AppShellProps {
 /** How long after the drawer closed a freshly mounted menu button (the next page's) takes the focus. */
 const REFOCUS_WINDOW_MS = 5_000;
 
-/** Something in the drawer handles Escape itself (a rename, a search to clear): the drawer stays open. */
-const handlesOwnEscape = (e: KeyboardEvent) => Boolean((e.target as HTMLElement | null)?.closest?.("[data-own-escape]"));
+/**
+ * Something in the drawer handles Escape itself (a rename, a search to clear), or it ends an input
+ * method's composition: the drawer stays open.
+ */
+const handlesOwnEscape = (e: KeyboardEvent) => isComposingKey(e) || Boolean((e.target as HTMLElement | null)?.closest?.("[data-own-escape]"));
 
 function NewChatButton({ onClick }: { onClick: () => void }) {
   return (
