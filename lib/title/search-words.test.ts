@@ -59,6 +59,22 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
     expect(queryWords("学习 学习 学习")).toEqual(["学习"]);
   });
 
+  it("inside a word, starts after punctuation too, and an Arabic word is found without its joined article", () => {
+    expect(matches("Fix the import in src/lib/foo.ts", "foo.ts")).toBe(true);
+    expect(matches("Fix the import in src/lib/foo.ts", "lib/foo")).toBe(true);
+    expect(matches("Read https://example.com/docs?page=2", "example.com/docs")).toBe(true);
+    expect(matches("A state-of-the-art kitchen", "the-art")).toBe(true);
+    expect(matches("Fix the import in src/lib/foo.ts", "oo.ts")).toBe(false);
+    expect(matches("Fix the import in src/lib/foo.ts", "ts")).toBe(true);
+    expect(matches("Donaudampfschiff fahren", "dampfschiff")).toBe(false);
+    expect(matches("مقدمة الكتاب", "كتاب")).toBe(true);
+    expect(matches("والكتاب الأحمر", "كتاب")).toBe(true);
+    expect(matches("للطلاب الجدد", "طلاب")).toBe(true);
+    expect(matches("مقدمة الكتاب", "الكتاب")).toBe(true);
+    // Two letters must be left: "ال" alone and "الى" ("to") stay words of their own.
+    expect(searchTerms("الى ال").split(" ")).toEqual(["الى", "ال"]);
+  });
+
   it("no searchable word matches nothing", () => {
     expect(matches("Anything at all", "")).toBe(false);
     expect(matches("Anything at all", " ,;! ")).toBe(false);

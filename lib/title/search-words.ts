@@ -16,6 +16,7 @@ const PLAIN_WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*/gu;
 const LEADING_PUNCT = /^(?:(?![#@])\p{P})+/u;
 const TRAILING_PUNCT = /(?:(?!#)\p{P})+$/u;
 const INNER_PUNCT = /(?:(?![#@&])\p{P})+/u;
+const INNER_PUNCT_ALL = new RegExp(INNER_PUNCT.source, "gu");
 
 /** The longest search word of one space-separated chunk: edge punctuation trimmed, symbols kept. */
 function trimWord(chunk: string): string {
@@ -72,22 +73,39 @@ function capTerm(term: string): string {
   return out;
 }
 
+/** A word's rest after each of its inner punctuation runs (`src/lib/foo.ts` → `lib/foo.ts`, `foo.ts`, `ts`). */
+function tails(word: string): string[] {
+  return Array.from(word.matchAll(INNER_PUNCT_ALL), (m) => trimWord(word.slice(m.index + m[0].length)));
+}
+
+/**
+ * Arabic writes the article and a few one-letter words joined to the next word (الكتاب "the
+ * book", والكتاب "and the book"): the word without them is a term too, when two letters or more
+ * are left, so كتاب finds الكتاب.
+ */
+const ARABIC_ARTICLE = /^(?:[وفبك]?ال|لل)(?=\p{Script=Arabic}{2})/u;
+
 /**
  * Every term a title is found by: each word as written (`c++`, `🏳️‍🌈`, `c#/f#`), its pieces
- * between punctuation (`c#`, `f#`) and its plain letter/digit runs (`c`, `f`), so a prefix of
- * any of them matches.
+ * between punctuation (`c#`, `f#`), its rest after each punctuation run (`foo.ts` in
+ * `src/lib/foo.ts`), its plain letter/digit runs (`c`, `f`), an Arabic word without its article,
+ * and unspaced text from each character (grams), so a prefix of any of them matches.
  */
 export function titleTerms(title: string): string {
   const terms = new Set<string>();
+  const add = (term: string) => {
+    if (term) terms.add(term);
+  };
   for (const chunk of chunksOf(title)) {
     const word = trimWord(chunk);
-    if (word) terms.add(word);
-    for (const piece of word.split(INNER_PUNCT)) {
-      const p = trimWord(piece);
-      if (p) terms.add(p);
+    add(word);
+    for (const piece of word.split(INNER_PUNCT)) add(trimWord(piece));
+    for (const tail of tails(word)) add(tail);
+    for (const plain of word.match(PLAIN_WORD) ?? []) {
+      add(plain);
+      add(plain.replace(ARABIC_ARTICLE, ""));
     }
-    for (const plain of word.match(PLAIN_WORD) ?? []) terms.add(plain);
-    for (const gram of grams(word)) terms.add(gram);
+    for (const gram of grams(word)) add(gram);
   }
   return [...terms].join(" ");
 }

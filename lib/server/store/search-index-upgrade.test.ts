@@ -24,10 +24,10 @@ describe("search index version 2 → current", () => {
     h = createHarness({ dir });
     await h.api.ready;
     await h.api.q.insertThread({ thread_id: "th-cafe", at: "2026-01-01T00:00:00.000Z", metadata: "{}", title: "Café Über C++", title_source: '{"kind":"user"}' });
-    await h.api.q.insertThread({ thread_id: "th-zh", at: "2026-01-01T00:00:00.000Z", metadata: "{}", title: "Straße 机器学习", title_source: '{"kind":"user"}' });
+    await h.api.q.insertThread({ thread_id: "th-zh", at: "2026-01-01T00:00:00.000Z", metadata: "{}", title: "Straße 机器学习 src/lib/x.py", title_source: '{"kind":"user"}' });
     // Put the file back the way version 2 left it: raw terms, the unicode61 index over them.
     await h.sql("UPDATE tl_title_revisions SET terms = 'Café Über C++' WHERE thread_id = 'th-cafe'");
-    await h.sql("UPDATE tl_title_revisions SET terms = 'Straße 机器学习' WHERE thread_id = 'th-zh'");
+    await h.sql("UPDATE tl_title_revisions SET terms = 'Straße 机器学习 src/lib/x.py' WHERE thread_id = 'th-zh'");
     await h.sql("DROP TABLE tl_title_fts");
     await h.sql(`CREATE VIRTUAL TABLE tl_title_fts USING fts5(terms, content='tl_title_revisions', content_rowid='id', tokenize="unicode61 remove_diacritics 2 categories 'L* N* M* S* P* C*'")`);
     await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
@@ -46,8 +46,9 @@ describe("search index version 2 → current", () => {
         expect(rows.map((r) => r.thread_id), `${plan} ${text}`).toEqual(["th-cafe"]);
       }
     }
-    // Version 4's rule reaches old titles too: ß folds, unspaced text is found from any character.
-    for (const text of ["strasse", "学习"]) {
+    // Later versions' rules reach old titles too: ß folds, unspaced text is found from any
+    // character (4), a word's rest after punctuation is found (5).
+    for (const text of ["strasse", "学习", "lib/x.py"]) {
       for (const plan of ["narrow", "broad"] as const) {
         const rows = await h.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan);
         expect(rows.map((r) => r.thread_id), `${plan} ${text}`).toEqual(["th-zh"]);

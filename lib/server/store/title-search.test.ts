@@ -65,14 +65,22 @@ describe("$title_search: symbols, emoji and scripts", () => {
     expect(await find(family.repeat(19))).toEqual([families]);
   });
 
-  it("matches each word from a word's start only, never mid-word (unspaced scripts from any character), in both of the store's plans", async () => {
+  it("matches each word from a word's start only (or after punctuation inside it), never mid-word (unspaced scripts from any character), in both of the store's plans", async () => {
     h = createHarness();
     const lisbon = await titled("Lisbon trip");
     const grapefruit = await titled("Grapefruit salad");
     const cpp = await titled("C++ tips");
     const japanese = await titled("日本語の勉強");
+    const path = await titled("Fix src/lib/foo.ts imports");
+    const arabic = await titled("مقدمة الكتاب");
     const cases: [string, string[]][] = [
       ["lis", [lisbon]],
+      // After punctuation a word's rest is found too; an Arabic word without its article.
+      ["foo.ts", [path]],
+      ["lib/foo", [path]],
+      ["oo.ts", []],
+      ["كتاب", [arabic]],
+      ["تاب", []],
       ["isbon", []],
       ["bon", []],
       ["trip lis", [lisbon]],
