@@ -65,6 +65,11 @@ describe("sanitising and whitespace", () => {
     expect(fallbackTitle("  multi\n\nline\tquestion  ")).toBe("multi line question");
   });
 
+  it("a first message starting with stray combining marks is titled without them (also by markdown's view)", () => {
+    expect(fallbackTitle("\u0301\u0301Plan a trip to Porto")).toBe("Plan a trip to Porto");
+    expect(fallbackTitle("\u0301".repeat(10_000) + "# Plan a trip")).toBe("Plan a trip");
+  });
+
   it("escape sequences do not count towards the limit", () => {
     const s = `${"\u001b[31m".repeat(100)}${"b".repeat(50)}`;
     expect(fallbackTitle(s)).toBe("b".repeat(50));

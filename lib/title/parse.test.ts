@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLUSTER_MAX_UNITS } from "./graphemes";
 import { MODEL_REPLY_BUDGET, parseModelTitle, readModelReply } from "./parse";
 
 describe("spec examples", () => {
@@ -140,5 +141,18 @@ describe("markdown heading and cost", () => {
     for (const w of walls) parseModelTitle(w);
     expect(readModelReply("a".repeat(10_000))).toMatchObject({ truncated: true });
     expect(readModelReply("a".repeat(10_000)).raw).toHaveLength(MODEL_REPLY_BUDGET);
+  });
+});
+
+describe("a character piled with marks", () => {
+  const piled = (n: number) => "Z" + "\u0301".repeat(n);
+
+  it("keeps at most CLUSTER_MAX_UNITS units of it, and the words after it", () => {
+    const title = parseModelTitle(`${piled(1500)} trip plan`);
+    expect(title).toBe(`${piled(CLUSTER_MAX_UNITS - 1)} trip plan`);
+  });
+
+  it("past the reply budget, keeps its clamped start only", () => {
+    expect(parseModelTitle(`${piled(MODEL_REPLY_BUDGET * 3)} trip plan`)).toBe(piled(CLUSTER_MAX_UNITS - 1));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TITLE_CONFIG, type TitleConfig } from "./config";
+import { CLUSTER_MAX_UNITS } from "./graphemes";
 import { PROMPT_MESSAGE_MAX_CHARS, buildTitleRequest } from "./prompt";
 
 const withTemplate = (prompt_template: string | null, extra: Partial<TitleConfig> = {}): TitleConfig => ({
@@ -136,5 +137,16 @@ describe("buildTitleRequest with TITLE_PROMPT_TEMPLATE", () => {
     );
     expect(buildTitleRequest(config, { userText: " ", attachments }).user).toBe("<[attachments: report.pdf (pdf), cat.png (image)]>");
     expect(buildTitleRequest(config, { userText: "q", attachments: [] }).user).toBe("<q>");
+  });
+});
+
+describe("a character piled with marks in the conversation", () => {
+  it("reaches the title model clamped to CLUSTER_MAX_UNITS units, with the words after it", () => {
+    const piled = (n: number) => "Z" + "\u0301".repeat(n);
+    const r = buildTitleRequest(DEFAULT_TITLE_CONFIG, { userText: `${piled(100_000)} trip plan` });
+    expect(JSON.parse(r.user)).toEqual({ first_user_message: `${piled(CLUSTER_MAX_UNITS - 1)} trip plan` });
+    const t = buildTitleRequest(withTemplate("{user_msg} / {assistant_msg}"), { userText: "Hi", assistantText: `${piled(100_000)} answer` });
+    expect(t.user).toContain(`${piled(CLUSTER_MAX_UNITS - 1)} answer`);
+    expect(t.user.length).toBeLessThan(200);
   });
 });

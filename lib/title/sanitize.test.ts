@@ -108,6 +108,14 @@ describe("text that must survive", () => {
     expect(sanitizeTitleText(s)).toBe(s);
   });
 
+  it("drops marks with nothing before them to sit on, and only those", () => {
+    expect(sanitizeTitleText("\u0301\u0308Hello")).toBe("Hello");
+    expect(sanitizeTitleText(" \u200b\u0301 \u064e\ufe0fHello \u0301x")).toBe("Hello \u0301x");
+    expect(sanitizeTitleText("e\u0301\u0301")).toBe("e\u0301\u0301");
+    expect(sanitizeTitleText("\u{1d167}\u{1d167}")).toBe("");
+    expect(sanitizePrefix("\u0301".repeat(5000) + "abc", 2)).toEqual({ text: "ab", complete: false });
+  });
+
   it("drops lone surrogates but keeps valid pairs", () => {
     expect(sanitizeTitleText("a\ud800b\udc00c😀")).toBe("abc😀");
     expect(sanitizeTitleText("a\ud83d")).toBe("a");

@@ -57,6 +57,8 @@ function isControl(c: number): boolean {
   return c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 }
 
+const COMBINING_MARK = /^\p{M}$/u;
+
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
@@ -127,6 +129,12 @@ export function sanitizePrefix(s: string, budget: number, keepLineBreaks = false
       // Lone surrogates are dropped too: they cannot be encoded as UTF-8 and would corrupt storage.
       flush(i);
       i++;
+      continue;
+    }
+    if (runStart < 0 && out === "" && COMBINING_MARK.test(s.slice(i, i + width))) {
+      // A mark with nothing before it to sit on (the text's first character) would sit on
+      // whatever the page shows before the title.
+      i += width;
       continue;
     }
     if (runStart < 0) {

@@ -6,6 +6,7 @@ describe("normalizeUserTitle", () => {
     expect(normalizeUserTitle("  My   Trip\nPlan ")).toEqual({ ok: true, title: "My Trip Plan" });
     expect(normalizeUserTitle("\u202Eevil\u001b[31mred\u001b[0m")).toEqual({ ok: true, title: "evilred" });
     expect(normalizeUserTitle("东京旅行 🇯🇵")).toEqual({ ok: true, title: "东京旅行 🇯🇵" });
+    expect(normalizeUserTitle("\u0301\u0308Trip")).toEqual({ ok: true, title: "Trip" });
   });
 
   it.each(["", "   ", "\n\t", "\u200b\u202e", "\u001b[0m"])("%j is empty", (raw) => {
@@ -38,6 +39,10 @@ describe("normalizeUserTitle", () => {
     const piled = { ok: false, message: "Title has a character with too many accents or marks on it" };
     expect(normalizeUserTitle(`Z${"\u0301".repeat(300_000)} hello`)).toEqual(piled);
     expect(normalizeUserTitle(`a${"\u0301".repeat(2000)}`.repeat(100))).toEqual(piled);
+    // Emoji joined past CLUSTER_MAX_UNITS (a made-up sequence of 20) are said to be that.
+    const chain = Array(20).fill("\u{1F600}").join("\u200d");
+    expect(normalizeUserTitle(`Fun ${chain}`)).toEqual({ ok: false, message: "Title has too many emoji joined into one character" });
+    expect(normalizeUserTitle("\u{1F469}\u{1F3FD}\u200D\u2764\uFE0F\u200D\u{1F48B}\u200D\u{1F468}\u{1F3FF} kiss")).toMatchObject({ ok: true });
     // Real characters with several marks are fine.
     expect(normalizeUserTitle("Vi\u1EC7t Nam \u1EA1\u0301")).toMatchObject({ ok: true });
   });
