@@ -19,3 +19,29 @@ test("a rename made while the first answer streams wins, after the run and after
   await expect(sidebar.rowLock(id)).toBeVisible();
   await chat.expectTitle("Heat pumps");
 });
+
+test("a rename made while an answer streams stays through a follow-up sent the moment that answer ends", async ({ page, chat, sidebar }) => {
+  const id = await chat.startConversation("Describe how to repot a large monstera without hurting its roots");
+  await expect(sidebar.row(id)).toBeVisible();
+  await sidebar.rename(id, "Repotting", "f2");
+  expect(await chat.isStreaming(), "renamed while the answer was still streaming").toBe(true);
+  await chat.waitForAnswerToFinish();
+  // In front of a LangGraph server the rename is still waiting to be written at this moment: the
+  // follow-up's run may start first, and its values carry the title from before the rename.
+  await chat.send("And which soil mix should I use?");
+  await expect(chat.stopButton).toBeVisible();
+  const seen = new Set<string>();
+  const sample = async () => {
+    seen.add(`row:${await sidebar.rowTitle(id).textContent()}`);
+    seen.add(`header:${await chat.title.textContent()}`);
+  };
+  await expect.poll(async () => (await sample(), chat.isStreaming()), { intervals: [150], timeout: 30_000 }).toBe(false);
+  await sample();
+  expect([...seen]).toEqual(["row:Repotting", "header:Repotting"]);
+  await expect(sidebar.rowLock(id)).toBeVisible();
+
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText("Repotting");
+  await expect(sidebar.rowLock(id)).toBeVisible();
+  await chat.expectTitle("Repotting");
+});

@@ -79,6 +79,29 @@ test("the sidebar shows the fallback at once, then the model's title, naming the
   }
 });
 
+test("the model's title arriving while the title editor is open is not pinned over by leaving the field unchanged", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const sidebar = new Sidebar(page);
+  const text = "Where do we find the best custard tarts in Lisbon near the river?";
+  await page.goto(BASE);
+  await expect(chat.input).toBeVisible();
+  await chat.send(text);
+  const id = await chat.threadId();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await sidebar.startEditing(id);
+  await expect(sidebar.editor).toHaveValue(fallbackTitle(text));
+  // The model's title (1.5 s) arrives while the field is open, unchanged.
+  await expect(chat.title).toHaveText("Lisbon Food Weekend", { timeout: 15_000 });
+  await sidebar.editor.press("Enter");
+  await expect(sidebar.editor).toBeHidden();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+  await chat.waitForAnswerToFinish();
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText("Lisbon Food Weekend");
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+});
+
 test("title history names the model, and a rename's Undo brings the model's title back with its model", async ({ page }) => {
   const chat = new ChatPage(page);
   const sidebar = new Sidebar(page);

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toast } from "sonner";
 import type { TitleFact } from "@/lib/title";
 import { API_URL, ScriptedModel, createHarness, human, type Harness } from "@/lib/server/test-harness";
-import { offerRenameUndo, undoRename } from "./rename-undo";
+import { offerRenameUndo, renameUndoMark, undoRename, withdrawRenameUndo } from "./rename-undo";
 import { recordServerTitle } from "./live-titles";
 import { getPatches } from "./row-patches";
 import { renameThread } from "./use-title-actions";
 
-vi.mock("sonner", () => ({ toast: Object.assign(vi.fn(), { error: vi.fn() }) }));
+vi.mock("sonner", () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), dismiss: vi.fn() }) }));
 // Other tabs are not part of this test (a real BroadcastChannel would keep the worker alive).
 vi.mock("./cross-tab", () => ({ broadcast: () => undefined }));
 
@@ -28,6 +28,7 @@ beforeEach(() => {
   vi.stubGlobal("fetch", (u: string | URL | Request, i?: RequestInit) => h.api.handle(new Request(u, i)));
   toastMock.mockClear();
   toastMock.error.mockClear();
+  toastMock.dismiss.mockClear();
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -90,5 +91,21 @@ describe("rename Undo", () => {
     expect(toastMock).not.toHaveBeenCalled();
     offerRenameUndo(qc, "t", { title: "Same", source: FALLBACK }, { title: "Same", source: USER });
     expect(toastMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("a regenerate withdraws the toast of a rename offered before it was asked for, not one offered since", () => {
+    offerRenameUndo(qc, "old", { title: "A", source: FALLBACK }, { title: "B", source: USER });
+    const mark = renameUndoMark();
+    offerRenameUndo(qc, "newer", { title: "A", source: FALLBACK }, { title: "C", source: USER });
+    withdrawRenameUndo("newer", mark);
+    expect(toastMock.dismiss).not.toHaveBeenCalled();
+    withdrawRenameUndo("old", mark);
+    expect(toastMock.dismiss).toHaveBeenCalledWith("rename:old");
+    // A toast already gone (closed, timed out or withdrawn) is not dismissed again.
+    withdrawRenameUndo("old", renameUndoMark());
+    const closed = (toastMock.mock.calls[1][1] as { onAutoClose: () => void }).onAutoClose;
+    closed();
+    withdrawRenameUndo("newer", renameUndoMark());
+    expect(toastMock.dismiss).toHaveBeenCalledTimes(1);
   });
 });

@@ -9,8 +9,22 @@ import { requestTitleRestore } from "./title-restore";
 const UNDO_MS = 8000;
 const undoToastId = (threadId: string) => `rename:${threadId}`;
 
-/** A title the rename's Undo would no longer find (a regenerate replaced it): its toast goes too. */
-export function withdrawRenameUndo(threadId: string) {
+// Each toast's place in the order of offers, so a regenerate withdraws only toasts offered before it was asked.
+let offers = 0;
+const offeredAs = new Map<string, number>();
+
+/** A mark taken when a regenerate is asked for, to pass to withdrawRenameUndo. */
+export const renameUndoMark = () => offers;
+
+/**
+ * A title the rename's Undo would no longer find (a regenerate asked for after `mark` replaced it):
+ * its toast goes too. A rename offered later was answered after the regenerate was asked, so its
+ * toast stays (a rename written after the regenerate's title is newer than it).
+ */
+export function withdrawRenameUndo(threadId: string, mark: number) {
+  const offer = offeredAs.get(threadId);
+  if (offer === undefined || offer > mark) return;
+  offeredAs.delete(threadId);
   toast.dismiss(undoToastId(threadId));
 }
 
@@ -34,9 +48,16 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
 /** The rename toast. Offered only when there is a confirmed earlier title to go back to. */
 export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact) {
   if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
+  const offer = ++offers;
+  offeredAs.set(threadId, offer);
+  const gone = () => {
+    if (offeredAs.get(threadId) === offer) offeredAs.delete(threadId);
+  };
   toast(`Renamed to “${renamed.title}”`, {
     id: undoToastId(threadId),
     duration: UNDO_MS,
     action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed) },
+    onDismiss: gone,
+    onAutoClose: gone,
   });
 }

@@ -7,7 +7,7 @@ import { actionErrorText } from "./action-error";
 import { usesStandardApi } from "./api-flavor";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, loadBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle, rereadThreadTitle } from "./live-titles";
-import { offerRenameUndo, withdrawRenameUndo } from "./rename-undo";
+import { offerRenameUndo, renameUndoMark, withdrawRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
 
@@ -49,10 +49,11 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
 
 /** "Let AI name this": unpins and takes the fresh automatic title the server wrote. */
 export async function regenerateThreadTitle(qc: QueryClient, threadId: string): Promise<boolean> {
+  const mark = renameUndoMark();
   try {
     const fact = await requestTitleRegenerate(threadId);
     recordServerTitle(qc, threadId, fact);
-    withdrawRenameUndo(threadId);
+    withdrawRenameUndo(threadId, mark);
     return true;
   } catch (err) {
     toast.error(actionErrorText("regenerate", err));
