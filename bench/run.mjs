@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { machine, recorder, resultsMarkdown, storeTable, table, verdicts } from "./lib/report.mjs";
+import { machine, recorder, resultsMarkdown, sourceRevision, storeTable, table, verdicts } from "./lib/report.mjs";
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
@@ -40,6 +40,7 @@ const command = `${process.env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL=postgres
 const rec = recorder();
 const errors = [];
 const startedAt = new Date();
+const revision = sourceRevision();
 const load = { start: os.loadavg().map((l) => l.toFixed(1)).join(" ") };
 const wanted = (group) => !only || only.includes(group);
 
@@ -145,7 +146,7 @@ ${P.streamers} threads each running one streamed run after another (100 ms to th
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
 use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
 calls per conversation are counted at the model server.`;
-const md = resultsMarkdown({ rec, p: P, m: machine(), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
+const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run only; a run of some groups or one server kind goes beside the quick one.
 const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");
 fs.mkdirSync(path.dirname(out), { recursive: true });

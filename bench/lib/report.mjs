@@ -197,7 +197,13 @@ function sh(cmd, args) {
   }
 }
 
-export function machine() {
+/** HEAD, and whether tracked files differed from it: read when the run starts, not when it ends. */
+export function sourceRevision() {
+  const dirty = sh("git", ["status", "--porcelain", "--untracked-files=no"]);
+  return `${sh("git", ["rev-parse", "--short", "HEAD"])}${dirty && dirty !== "?" ? " with uncommitted changes" : ""}`;
+}
+
+export function machine(commit = sourceRevision()) {
   const cpus = os.cpus();
   return {
     cores: cpus.length,
@@ -206,7 +212,7 @@ export function machine() {
     node: process.version,
     os: `${os.type()} ${os.release()}`,
     chromium: sh(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"]),
-    commit: sh("git", ["rev-parse", "--short", "HEAD"]),
+    commit,
     postgres: process.env.BENCH_DATABASE_URL ? sh("psql", [process.env.BENCH_DATABASE_URL, "-qAtc", "SHOW server_version"]) : null,
     packages: ["next", "@langchain/langgraph", "@langchain/langgraph-sdk", "@langchain/langgraph-api", "@langchain/langgraph-cli", "better-sqlite3", "playwright"].map((p) => `${p} ${version(p)}`).join(", "),
   };
