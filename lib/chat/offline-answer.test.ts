@@ -26,4 +26,14 @@ describe("lastAnswerOffline", () => {
     expect(lastAnswerOffline(streaming, true)).toBe(true);
     expect(lastAnswerOffline([human("a"), answer(OFFLINE_MODEL_NAME), human("b")], true)).toBe(true);
   });
+
+  it("passes over an answer stopped before its end (no name), and an answer still streaming while a later step runs", () => {
+    const stopped = { type: "ai", content: "Half an", response_metadata: { threadline_stopped: true } };
+    expect(lastAnswerOffline([human("a"), answer(OFFLINE_MODEL_NAME), human("b"), stopped])).toBe(true);
+    expect(lastAnswerOffline([human("a"), stopped])).toBe(false);
+    // The answer is finished (named) while the run's title step still goes: it tells already.
+    expect(lastAnswerOffline([human("a"), answer(OFFLINE_MODEL_NAME)], true)).toBe(true);
+    // A finished answer without a name is a real model's (a provider that sets none).
+    expect(lastAnswerOffline([human("a"), answer(OFFLINE_MODEL_NAME), human("b"), answer()])).toBe(false);
+  });
 });

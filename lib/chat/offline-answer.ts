@@ -1,3 +1,5 @@
+import { isStoppedAnswer } from "./stopped-answer";
+
 /**
  * The built-in offline model's name, on every answer it writes (`response_metadata.model_name`).
  * In front of a LangGraph server the web server does not know which model that server runs, so the
@@ -5,19 +7,26 @@
  */
 export const OFFLINE_MODEL_NAME = "threadline-offline";
 
-export function isOfflineAnswer(message: unknown): boolean {
-  const meta = (message as { response_metadata?: unknown } | null)?.response_metadata;
-  return typeof meta === "object" && meta !== null && (meta as Record<string, unknown>).model_name === OFFLINE_MODEL_NAME;
-}
-
 const isAnswer = (m: unknown) => (m as { type?: unknown } | null)?.type === "ai";
 
+function modelNameOf(message: unknown): unknown {
+  const meta = (message as { response_metadata?: unknown } | null)?.response_metadata;
+  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).model_name : undefined;
+}
+
 /**
- * Whether the latest finished answer came from the offline model (false before any). While an
- * answer streams, its name comes only with its last token, so the one before it tells meanwhile.
+ * Whether the latest answer that names its model came from the offline model (false before any).
+ * An answer's name comes with its last token, so one still streaming, or stopped before its end
+ * (isStoppedAnswer), is passed over for the one before it; a finished answer without a name (a
+ * provider that sets none) is a real model's.
  */
 export function lastAnswerOffline(messages: readonly unknown[], streaming = false): boolean {
-  const done = streaming && isAnswer(messages.at(-1)) ? messages.slice(0, -1) : messages;
-  const last = done.findLast(isAnswer);
-  return last !== undefined && isOfflineAnswer(last);
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (!isAnswer(m)) continue;
+    if (modelNameOf(m) !== undefined) return modelNameOf(m) === OFFLINE_MODEL_NAME;
+    if (isStoppedAnswer(m) || (streaming && i === messages.length - 1)) continue;
+    return false;
+  }
+  return false;
 }

@@ -155,6 +155,7 @@ describe("the header's lookup", () => {
     await vi.waitFor(() => expect(rowAndHeader(other, "b")).toEqual({ row: "Pinned here last", header: "Pinned here last" }));
     // An automatic title in another tab's message asks for nothing.
     applyTabMessage(other, { type: "stream-title", threadId: "b", fact: { title: "Auto", source: { kind: "fallback" } }, at: Date.now() });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a re-read would have asked by now
     expect(fetchThreadRowPage.mock.calls.map((c) => c[1] as string)).toEqual(["a", "b"]);
   });
 });

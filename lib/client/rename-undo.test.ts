@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toast } from "sonner";
 import type { TitleFact } from "@/lib/title";
 import { API_URL, ScriptedModel, createHarness, human, type Harness } from "@/lib/server/test-harness";
-import { offerRenameUndo, renameUndoMark, undoRename, withdrawRenameUndo } from "./rename-undo";
+import { offerRenameUndo, titleActionMark, undoRename, withdrawRenameUndo } from "./rename-undo";
 import { recordServerTitle } from "./live-titles";
 import { getPatches } from "./row-patches";
 import { renameThread } from "./use-title-actions";
@@ -93,19 +93,22 @@ describe("rename Undo", () => {
     expect(toastMock).toHaveBeenCalledTimes(1);
   });
 
-  it("a regenerate withdraws the toast of a rename offered before it was asked for, not one offered since", () => {
-    offerRenameUndo(qc, "old", { title: "A", source: FALLBACK }, { title: "B", source: USER });
-    const mark = renameUndoMark();
-    offerRenameUndo(qc, "newer", { title: "A", source: FALLBACK }, { title: "C", source: USER });
-    withdrawRenameUndo("newer", mark);
+  it("a regenerate withdraws the toast of a rename sent before it, not of one sent after it, whatever order the answers came in", () => {
+    const renameSent = titleActionMark();
+    const regenerateSent = titleActionMark();
+    const laterRenameSent = titleActionMark();
+    // Both renames answered after the regenerate was sent.
+    offerRenameUndo(qc, "old", { title: "A", source: FALLBACK }, { title: "B", source: USER }, renameSent);
+    offerRenameUndo(qc, "newer", { title: "A", source: FALLBACK }, { title: "C", source: USER }, laterRenameSent);
+    withdrawRenameUndo("newer", regenerateSent);
     expect(toastMock.dismiss).not.toHaveBeenCalled();
-    withdrawRenameUndo("old", mark);
+    withdrawRenameUndo("old", regenerateSent);
     expect(toastMock.dismiss).toHaveBeenCalledWith("rename:old");
     // A toast already gone (closed, timed out or withdrawn) is not dismissed again.
-    withdrawRenameUndo("old", renameUndoMark());
+    withdrawRenameUndo("old", titleActionMark());
     const closed = (toastMock.mock.calls[1][1] as { onAutoClose: () => void }).onAutoClose;
     closed();
-    withdrawRenameUndo("newer", renameUndoMark());
+    withdrawRenameUndo("newer", titleActionMark());
     expect(toastMock.dismiss).toHaveBeenCalledTimes(1);
   });
 });

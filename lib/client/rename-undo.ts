@@ -9,22 +9,23 @@ import { requestTitleRestore } from "./title-restore";
 const UNDO_MS = 8000;
 const undoToastId = (threadId: string) => `rename:${threadId}`;
 
-// Each toast's place in the order of offers, so a regenerate withdraws only toasts offered before it was asked.
-let offers = 0;
-const offeredAs = new Map<string, number>();
+// Renames and regenerates in the order this tab sent them: the server answers them in any order.
+let sent = 0;
+/** The toast shown per thread, by the mark of the rename it undoes. */
+const shownFor = new Map<string, number>();
 
-/** A mark taken when a regenerate is asked for, to pass to withdrawRenameUndo. */
-export const renameUndoMark = () => offers;
+/** Taken when a rename or a regenerate is sent: for offerRenameUndo and withdrawRenameUndo. */
+export const titleActionMark = () => ++sent;
 
 /**
- * A title the rename's Undo would no longer find (a regenerate asked for after `mark` replaced it):
- * its toast goes too. A rename offered later was answered after the regenerate was asked, so its
- * toast stays (a rename written after the regenerate's title is newer than it).
+ * A title the rename's Undo would no longer find (the regenerate sent at `mark` replaced it): its
+ * toast goes too, if that rename was sent before the regenerate. One sent after it is taken to
+ * be newer than the regenerate's title, so its toast stays.
  */
 export function withdrawRenameUndo(threadId: string, mark: number) {
-  const offer = offeredAs.get(threadId);
-  if (offer === undefined || offer > mark) return;
-  offeredAs.delete(threadId);
+  const rename = shownFor.get(threadId);
+  if (rename === undefined || rename > mark) return;
+  shownFor.delete(threadId);
   toast.dismiss(undoToastId(threadId));
 }
 
@@ -46,12 +47,11 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
 }
 
 /** The rename toast. Offered only when there is a confirmed earlier title to go back to. */
-export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact) {
+export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark()) {
   if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
-  const offer = ++offers;
-  offeredAs.set(threadId, offer);
+  shownFor.set(threadId, mark);
   const gone = () => {
-    if (offeredAs.get(threadId) === offer) offeredAs.delete(threadId);
+    if (shownFor.get(threadId) === mark) shownFor.delete(threadId);
   };
   toast(`Renamed to “${renamed.title}”`, {
     id: undoToastId(threadId),

@@ -7,7 +7,7 @@ import { actionErrorText } from "./action-error";
 import { usesStandardApi } from "./api-flavor";
 import { apiErrorCode, apiErrorMessage, apiErrorStatus, loadBrowserClient, requestTitleRegenerate } from "./api-client";
 import { recordServerTitle, rereadThreadTitle } from "./live-titles";
-import { offerRenameUndo, renameUndoMark, withdrawRenameUndo } from "./rename-undo";
+import { offerRenameUndo, titleActionMark, withdrawRenameUndo } from "./rename-undo";
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
 
@@ -26,6 +26,7 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
   const at = Date.now();
   patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
   const clearOwnEdit = () => patchRow(qc, threadId, (p) => (p.edit?.at === at ? { ...p, edit: undefined } : p));
+  const mark = titleActionMark();
   try {
     const res: unknown = await (await loadBrowserClient()).threads.updateState(threadId, { values: { title: raw } });
     const fact = titleFactOf(res);
@@ -36,7 +37,7 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     // is going (the rename is then a pending pin, and a restore is refused until the run ends).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
     // Undo is a Threadline route (title/restore): not in front of a LangGraph server.
-    if (!before.pending && !pendingPin && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled);
+    if (!before.pending && !pendingPin && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled, mark);
     return { ok: true, title: settled.title ?? "" };
   } catch (err) {
     clearOwnEdit();
@@ -49,7 +50,7 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
 
 /** "Let AI name this": unpins and takes the fresh automatic title the server wrote. */
 export async function regenerateThreadTitle(qc: QueryClient, threadId: string): Promise<boolean> {
-  const mark = renameUndoMark();
+  const mark = titleActionMark();
   try {
     const fact = await requestTitleRegenerate(threadId);
     recordServerTitle(qc, threadId, fact);

@@ -68,6 +68,7 @@ describe("sanitising and whitespace", () => {
   it("a first message starting with stray combining marks is titled without them (also by markdown's view)", () => {
     expect(fallbackTitle("\u0301\u0301Plan a trip to Porto")).toBe("Plan a trip to Porto");
     expect(fallbackTitle("\u0301".repeat(10_000) + "# Plan a trip")).toBe("Plan a trip");
+    expect(fallbackTitle("# \u0301Plan a trip")).toBe("Plan a trip");
   });
 
   it("escape sequences do not count towards the limit", () => {

@@ -3,7 +3,7 @@ import type { TitleConfig } from "./config";
 import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { type PrefixView, leadingGraphemes } from "./graphemes";
 import { plainTextPrefix } from "./markdown";
-import { sanitizePrefix, sanitizeTitleText, showsNothing } from "./sanitize";
+import { dropLeadingMarks, sanitizePrefix, sanitizeTitleText, showsNothing } from "./sanitize";
 import { UNSPACED_SCRIPTS } from "./scripts";
 
 export const EMPTY_TITLE = "New Conversation";
@@ -44,8 +44,13 @@ function cutTitle(text: string, config: CutConfig, view: PrefixView): string | n
   const maxChars = Number.isSafeInteger(config?.max_chars) && config.max_chars > 0 ? config.max_chars : DEFAULT_TITLE_CONFIG.max_chars;
   const limit = Math.min(maxChars, FALLBACK_LIMIT);
   const keep = Math.max(0, Math.min(limit, maxChars - ELLIPSIS.length));
-  // One grapheme past the limit: the word rule needs to see what follows the cut.
-  const { graphemes } = leadingGraphemes(text, limit + 1, view);
+  // One grapheme past the limit: the word rule needs to see what follows the cut. Marks left at
+  // the front by the view (after a heading's "# ") go: a prefix without them is still a prefix.
+  const marksDropped: PrefixView = (s, budget) => {
+    const r = view(s, budget);
+    return { text: dropLeadingMarks(r.text), complete: r.complete };
+  };
+  const { graphemes } = leadingGraphemes(text, limit + 1, marksDropped);
   const fitted = fitGraphemes(graphemes, limit, keep, config?.fallback_cut);
   return showsNothing(fitted) ? null : fitted;
 }

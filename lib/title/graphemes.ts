@@ -68,19 +68,27 @@ export type PrefixView = (s: string, budget: number) => SanitizedPrefix;
  * The first `max` graphemes of view(s), and whether more follow — reading only as much of `s` as
  * that needs, so a 1 MB message costs about as much as a short one.
  */
-export function leadingGraphemes(s: string, max: number, view: PrefixView): { graphemes: string[]; more: boolean; clamped: boolean } {
+export type LeadingGraphemes = {
+  graphemes: string[];
+  more: boolean;
+  /** The first character that was past CLUSTER_MAX_UNITS (as clamped), or null. */
+  clamped: string | null;
+};
+
+export function leadingGraphemes(s: string, max: number, view: PrefixView): LeadingGraphemes {
   for (let budget = Math.max(INITIAL_WINDOW, max * 8); ; budget *= 4) {
     const { text, complete } = view(s, budget);
     const parts = takeWholeGraphemes(text, max + 1);
     // An early-stopped prefix is a prefix of the full result, so the window argument above applies.
     if (complete || parts.length > max) {
       const kept = parts.slice(0, max);
-      return { graphemes: kept.map(clampCluster), more: parts.length > max, clamped: kept.some((g) => g.length > CLUSTER_MAX_UNITS) };
+      const long = kept.find((g) => g.length > CLUSTER_MAX_UNITS);
+      return { graphemes: kept.map(clampCluster), more: parts.length > max, clamped: long === undefined ? null : clampCluster(long) };
     }
   }
 }
 
 /** The first `max` graphemes of sanitizeTitleText(s), and whether more follow. */
-export function leadingSanitizedGraphemes(s: string, max: number): { graphemes: string[]; more: boolean; clamped: boolean } {
+export function leadingSanitizedGraphemes(s: string, max: number): LeadingGraphemes {
   return leadingGraphemes(s, max, (text, budget) => sanitizePrefix(text, budget));
 }

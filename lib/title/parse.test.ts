@@ -152,6 +152,11 @@ describe("a character piled with marks", () => {
     expect(title).toBe(`${piled(CLUSTER_MAX_UNITS - 1)} trip plan`);
   });
 
+  it("marks left at the front once a label or quotes are taken off go too", () => {
+    expect(parseModelTitle("Title: \u0301Trip to Porto")).toBe("Trip to Porto");
+    expect(parseModelTitle('"\u0301\u0308Trip to Porto"')).toBe("Trip to Porto");
+  });
+
   it("past the reply budget, keeps its clamped start only", () => {
     expect(parseModelTitle(`${piled(MODEL_REPLY_BUDGET * 3)} trip plan`)).toBe(piled(CLUSTER_MAX_UNITS - 1));
   });

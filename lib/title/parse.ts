@@ -3,7 +3,7 @@ import { DEFAULT_TITLE_CONFIG } from "./defaults";
 import { contentToText } from "./content";
 import { takeGraphemes } from "./graphemes";
 import { ELLIPSIS, fitGraphemes } from "./fallback";
-import { sanitizePrefix, showsNothing } from "./sanitize";
+import { dropLeadingMarks, sanitizePrefix, showsNothing } from "./sanitize";
 import { stripThinkTags } from "./think";
 
 // Wrapping pairs models put around a title despite being told not to.
@@ -91,7 +91,7 @@ export function readModelReply(output: unknown): ModelReply {
  */
 export function capModelTitle(reply: ModelReply, config: Pick<TitleConfig, "max_chars">): string | null {
   const max = config.max_chars;
-  const capped = fitGraphemes(takeGraphemes(reply.cleaned, max + 1), max, max - ELLIPSIS.length).trimEnd();
+  const capped = fitGraphemes(takeGraphemes(dropLeadingMarks(reply.cleaned), max + 1), max, max - ELLIPSIS.length).trimEnd();
   return showsNothing(capped) ? null : capped;
 }
 

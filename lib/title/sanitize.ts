@@ -161,6 +161,16 @@ export function sanitizeTitleText(s: string): string {
   return sanitizePrefix(s, Infinity).text;
 }
 
+const LEADING_MARKS = /^\p{M}+/u;
+
+/**
+ * `s` without the combining marks it starts with. sanitizePrefix drops them at the text's start;
+ * a title's later clean-up (Markdown, a "Title:" label, quotes) can leave others at the front.
+ */
+export function dropLeadingMarks(s: string): string {
+  return s.replace(LEADING_MARKS, "");
+}
+
 /** Joiners, selectors, tag characters and marks: what shows nothing without a character to join or mark. */
 const SHOWS_NOTHING_ALONE = /^[\u200c\u200d\ufe00-\ufe0f\u{e0000}-\u{e007f}\p{M}\s]*$/u;
 

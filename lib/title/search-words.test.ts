@@ -71,6 +71,14 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
     expect(matches("والكتاب الأحمر", "كتاب")).toBe(true);
     expect(matches("للطلاب الجدد", "طلاب")).toBe(true);
     expect(matches("مقدمة الكتاب", "الكتاب")).toBe(true);
+    expect(matches("والكتاب الأحمر", "الكتاب")).toBe(true);
+    expect(matches("الْكِتَابُ الأَحْمَرُ", "كتاب")).toBe(true);
+    expect(matches("Write to me@example.com", "example.com")).toBe(true);
+    expect(matches("Ping @team about #42", "team")).toBe(true);
+    // A word of many punctuation runs keeps the rests after its first and last 8 only.
+    const dotted = Array.from({ length: 100 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(".");
+    expect(searchTerms(dotted).split(" ").length).toBeLessThan(50);
+    expect(matches(dotted, dotted.slice(-7))).toBe(true);
     // Two letters must be left: "ال" alone and "الى" ("to") stay words of their own.
     expect(searchTerms("الى ال").split(" ")).toEqual(["الى", "ال"]);
   });

@@ -16,7 +16,10 @@ const PLAIN_WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*/gu;
 const LEADING_PUNCT = /^(?:(?![#@])\p{P})+/u;
 const TRAILING_PUNCT = /(?:(?!#)\p{P})+$/u;
 const INNER_PUNCT = /(?:(?![#@&])\p{P})+/u;
-const INNER_PUNCT_ALL = new RegExp(INNER_PUNCT.source, "gu");
+/** Where a word's rest starts: after any punctuation run (`me@example.com` → `example.com`). */
+const ANY_PUNCT = /\p{P}+/gu;
+/** A word of many punctuation runs keeps the rests after its first and last few: terms stay linear in the title. */
+const TAILS_KEPT = 8;
 
 /** The longest search word of one space-separated chunk: edge punctuation trimmed, symbols kept. */
 function trimWord(chunk: string): string {
@@ -73,23 +76,33 @@ function capTerm(term: string): string {
   return out;
 }
 
-/** A word's rest after each of its inner punctuation runs (`src/lib/foo.ts` → `lib/foo.ts`, `foo.ts`, `ts`). */
+/** A word's rest after its punctuation runs (`src/lib/foo.ts` → `lib/foo.ts`, `foo.ts`, `ts`). */
 function tails(word: string): string[] {
-  return Array.from(word.matchAll(INNER_PUNCT_ALL), (m) => trimWord(word.slice(m.index + m[0].length)));
+  const all = Array.from(word.matchAll(ANY_PUNCT), (m) => trimWord(word.slice(m.index + m[0].length)));
+  return all.length > 2 * TAILS_KEPT ? [...all.slice(0, TAILS_KEPT), ...all.slice(-TAILS_KEPT)] : all;
 }
 
 /**
- * Arabic writes the article and a few one-letter words joined to the next word (الكتاب "the
- * book", والكتاب "and the book"): the word without them is a term too, when two letters or more
- * are left, so كتاب finds الكتاب.
+ * Arabic writes the article, and a one-letter word before it, joined to the next word (الكتاب
+ * "the book", والكتاب "and the book", للطلاب "for the students"): the word without them is a term
+ * too, and without the one letter, when two letters or more are left. Read on folded terms, so
+ * the short vowels are gone. A word that only looks so (الله, التي) gains a term that is not a
+ * word; a search for that term is the only one that finds it there.
  */
-const ARABIC_ARTICLE = /^(?:[وفبك]?ال|لل)(?=\p{Script=Arabic}{2})/u;
+const ARABIC_ARTICLE = /^([وفبك]?)(?:ال|لل)(?=\p{Script=Arabic}{2})/u;
+
+function withoutArticle(term: string): string[] {
+  const m = ARABIC_ARTICLE.exec(term);
+  if (!m) return [];
+  return m[1] ? [term.slice(m[0].length), term.slice(m[1].length)] : [term.slice(m[0].length)];
+}
 
 /**
  * Every term a title is found by: each word as written (`c++`, `🏳️‍🌈`, `c#/f#`), its pieces
  * between punctuation (`c#`, `f#`), its rest after each punctuation run (`foo.ts` in
- * `src/lib/foo.ts`), its plain letter/digit runs (`c`, `f`), an Arabic word without its article,
- * and unspaced text from each character (grams), so a prefix of any of them matches.
+ * `src/lib/foo.ts`), its plain letter/digit runs (`c`, `f`) and unspaced text from each
+ * character (grams), so a prefix of any of them matches; searchTerms adds Arabic words without
+ * their article.
  */
 export function titleTerms(title: string): string {
   const terms = new Set<string>();
@@ -101,10 +114,7 @@ export function titleTerms(title: string): string {
     add(word);
     for (const piece of word.split(INNER_PUNCT)) add(trimWord(piece));
     for (const tail of tails(word)) add(tail);
-    for (const plain of word.match(PLAIN_WORD) ?? []) {
-      add(plain);
-      add(plain.replace(ARABIC_ARTICLE, ""));
-    }
+    for (const plain of word.match(PLAIN_WORD) ?? []) add(plain);
     for (const gram of grams(word)) add(gram);
   }
   return [...terms].join(" ");
@@ -145,7 +155,8 @@ const APOSTROPHES = /[\u2018\u2019\u02bc\u2032]/g;
 
 /** The terms stored per revision, folded, space-separated (the same on both dialects). */
 export function searchTerms(title: string): string {
-  return [...new Set(titleTerms(title).split(" ").map(foldTerm).map(capTerm).filter(Boolean))].join(" ");
+  const folded = titleTerms(title).split(" ").map(foldTerm);
+  return [...new Set(folded.flatMap((t) => [t, ...withoutArticle(t)]).map(capTerm).filter(Boolean))].join(" ");
 }
 
 /** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */

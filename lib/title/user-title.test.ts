@@ -42,6 +42,8 @@ describe("normalizeUserTitle", () => {
     // Emoji joined past CLUSTER_MAX_UNITS (a made-up sequence of 20) are said to be that.
     const chain = Array(20).fill("\u{1F600}").join("\u200d");
     expect(normalizeUserTitle(`Fun ${chain}`)).toEqual({ ok: false, message: "Title has too many emoji joined into one character" });
+    // The character that was too long decides, not another one beside it.
+    expect(normalizeUserTitle(`Z${"\u0301".repeat(40)} ${chain}`)).toEqual(piled);
     expect(normalizeUserTitle("\u{1F469}\u{1F3FD}\u200D\u2764\uFE0F\u200D\u{1F48B}\u200D\u{1F468}\u{1F3FF} kiss")).toMatchObject({ ok: true });
     // Real characters with several marks are fine.
     expect(normalizeUserTitle("Vi\u1EC7t Nam \u1EA1\u0301")).toMatchObject({ ok: true });
