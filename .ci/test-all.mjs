@@ -54,6 +54,7 @@ const POSTGRES_SUITES = [
   "lib/server/runs/drift-repair.test.ts",
   "lib/server/http/fuzz.test.ts",
   "lib/client/rename-undo.test.ts",
+  "lib/client/regenerate-title.test.ts",
   "lib/client/thread-pages.test.ts",
   "lib/client/standard-search.test.ts",
 ];
