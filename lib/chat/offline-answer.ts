@@ -1,4 +1,5 @@
-import { isStoppedAnswer } from "./stopped-answer";
+import { messageRole } from "@/lib/title";
+import { isStoppedAnswer, responseMetadataOf } from "./stopped-answer";
 
 /**
  * The built-in offline model's name, on every answer it writes (`response_metadata.model_name`).
@@ -6,13 +7,6 @@ import { isStoppedAnswer } from "./stopped-answer";
  * chat view learns it from the answers. Shared by server and browser, hence this framework-free module.
  */
 export const OFFLINE_MODEL_NAME = "threadline-offline";
-
-const isAnswer = (m: unknown) => (m as { type?: unknown } | null)?.type === "ai";
-
-function modelNameOf(message: unknown): unknown {
-  const meta = (message as { response_metadata?: unknown } | null)?.response_metadata;
-  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).model_name : undefined;
-}
 
 /**
  * Whether the latest answer that names its model came from the offline model (false before any).
@@ -23,8 +17,9 @@ function modelNameOf(message: unknown): unknown {
 export function lastAnswerOffline(messages: readonly unknown[], streaming = false): boolean {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (!isAnswer(m)) continue;
-    if (modelNameOf(m) !== undefined) return modelNameOf(m) === OFFLINE_MODEL_NAME;
+    if (messageRole(m) !== "assistant") continue;
+    const name = responseMetadataOf(m)?.model_name;
+    if (name !== undefined) return name === OFFLINE_MODEL_NAME;
     if (isStoppedAnswer(m) || (streaming && i === messages.length - 1)) continue;
     return false;
   }

@@ -6,7 +6,12 @@
  */
 export const STOPPED_ANSWER_KEY = "threadline_stopped";
 
-export function isStoppedAnswer(message: unknown): boolean {
+/** A message's `response_metadata` (the model's name, the stopped mark), or null when it has none. */
+export function responseMetadataOf(message: unknown): Record<string, unknown> | null {
   const meta = (message as { response_metadata?: unknown } | null)?.response_metadata;
-  return typeof meta === "object" && meta !== null && (meta as Record<string, unknown>)[STOPPED_ANSWER_KEY] === true;
+  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>) : null;
+}
+
+export function isStoppedAnswer(message: unknown): boolean {
+  return responseMetadataOf(message)?.[STOPPED_ANSWER_KEY] === true;
 }

@@ -57,7 +57,7 @@ function isControl(c: number): boolean {
   return c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 }
 
-const COMBINING_MARK = /^\p{M}$/u;
+const LEADING_MARKS = /^\p{M}+/u;
 
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
@@ -131,7 +131,7 @@ export function sanitizePrefix(s: string, budget: number, keepLineBreaks = false
       i++;
       continue;
     }
-    if (runStart < 0 && out === "" && COMBINING_MARK.test(s.slice(i, i + width))) {
+    if (runStart < 0 && out === "" && LEADING_MARKS.test(s.slice(i, i + width))) {
       // A mark with nothing before it to sit on (the text's first character) would sit on
       // whatever the page shows before the title.
       i += width;
@@ -160,8 +160,6 @@ export function sanitizePrefix(s: string, budget: number, keepLineBreaks = false
 export function sanitizeTitleText(s: string): string {
   return sanitizePrefix(s, Infinity).text;
 }
-
-const LEADING_MARKS = /^\p{M}+/u;
 
 /**
  * `s` without the combining marks it starts with. sanitizePrefix drops them at the text's start;
