@@ -177,6 +177,33 @@ test.describe("keyboard, focus and accessibility", () => {
     await context.close();
   });
 
+  test("mobile drawer: an Escape that ends an input method's composition neither clears the search nor closes the drawer", async ({ browser }) => {
+    const context = await browser.newContext(MOBILE);
+    const page = await context.newPage();
+    await new ChatPage(page).open(ids[1]);
+    const drawer = page.getByTestId("drawer");
+    const list = new Sidebar(page, drawer);
+    // Dispatched by hand, as an IME sends it: Playwright cannot drive an IME.
+    const composingEscape = () =>
+      list.search.evaluate((el) => el.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true, isComposing: true })));
+
+    await page.getByTestId("open-drawer").click();
+    await expect(drawer).toBeVisible();
+    await list.search.fill("京都");
+    await composingEscape();
+    await expect(list.search).toHaveValue("京都");
+    await expect(drawer).toBeVisible();
+    await list.search.press("Escape");
+    await expect(list.search).toHaveValue("");
+    await expect(drawer).toBeVisible();
+    // With nothing left to clear, a composition's Escape still leaves the drawer open; a plain one closes it.
+    await composingEscape();
+    await expect(drawer).toBeVisible();
+    await list.search.press("Escape");
+    await expect(drawer).toBeHidden();
+    await context.close();
+  });
+
   test("on a phone and a narrow window, a rename's Undo toast sits above the composer, which still takes a tap or a click", async ({ browser }) => {
     const sizes = [
       { name: "phone", options: MOBILE },
