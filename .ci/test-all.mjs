@@ -28,6 +28,7 @@ const POSTGRES_SUITES = [
   "lib/server/store/starred-page.test.ts",
   "lib/server/store/thread-json.test.ts",
   "lib/server/store/migration-upgrade.test.ts",
+  "lib/server/store/search-index-upgrade.test.ts",
   "lib/server/store/activity-prune.test.ts",
   "lib/server/runs/runs.test.ts",
   "lib/server/runs/stop.test.ts",
@@ -61,7 +62,6 @@ const POSTGRES_SUITES = [
 /** Suites that use the test harness but are SQLite's alone, and why. */
 const SQLITE_ONLY_SUITES = {
   "lib/server/store/release-fixture.test.ts": "opens a SQLite file from an earlier release",
-  "lib/server/store/search-index-upgrade.test.ts": "rebuilds an FTS5 index of an older SQLite file",
 };
 
 /** Test files that start the API harness and are in neither list: a new suite must choose. */

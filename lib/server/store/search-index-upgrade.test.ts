@@ -2,21 +2,27 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../test-harness";
+import { createHarness, dropTestDatabase, type Harness } from "../test-harness";
+import { searchTerms } from "@/lib/title/search-words";
 import { SEARCH_INDEX_VERSION } from "./search-terms";
 import { sidebarQuery } from "./thread-query";
 
 /**
- * A file from the build before search index version 3 (FTS5 `unicode61` folding raw terms) is
- * rebuilt at start: terms stored folded, the `ascii`-tokenized index over them, so the index
- * ("narrow") and the per-row test ("broad") find the same threads, accents and case folded.
+ * Version 2 → current, SQLite alone: a file from the build before search index version 3 (FTS5
+ * `unicode61` folding raw terms) is rebuilt at start: terms stored folded, the `ascii`-tokenized
+ * index over them, so the index ("narrow") and the per-row test ("broad") find the same threads,
+ * accents and case folded.
+ * Version 5 → current, on both databases: every revision's terms are recomputed at start.
  */
 
 let h: Harness | undefined;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-index-v2-"));
+const dir5 = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-index-v5-"));
 afterAll(async () => {
   await h?.close();
+  dropTestDatabase(dir5);
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(dir5, { recursive: true, force: true });
 });
 
 describe("search index version 2 → current", () => {
@@ -53,6 +59,39 @@ describe("search index version 2 → current", () => {
         const rows = await h.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan);
         expect(rows.map((r) => r.thread_id), `${plan} ${text}`).toEqual(["th-zh"]);
       }
+    }
+  });
+});
+
+describe("search index version 5 → current, on SQLite and Postgres", () => {
+  it("recomputes every revision's terms at start, so version 6's rules find old titles", async () => {
+    await h?.close();
+    h = createHarness({ dir: dir5 });
+    await h.api.ready;
+    const titles = { "th-mail": "Write to me@example.com", "th-ar": "والكتاب الجديد" };
+    for (const [thread_id, title] of Object.entries(titles)) {
+      await h.api.q.insertThread({ thread_id, at: "2026-01-01T00:00:00.000Z", metadata: "{}", title, title_source: '{"kind":"user"}' });
+    }
+    // As version 5 left them: no rest after `@`, no word without its Arabic article.
+    await h.sql("UPDATE tl_title_revisions SET terms = 'write to me@example.com me' WHERE thread_id = 'th-mail'");
+    await h.sql("UPDATE tl_title_revisions SET terms = 'والكتاب الجديد' WHERE thread_id = 'th-ar'");
+    // (Postgres's tsvector follows the column; FTS5 over an external content table is rebuilt.)
+    if (h.dialect === "sqlite") await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
+    await h.sql("UPDATE tl_meta SET value = '5' WHERE key = 'search_index_version'");
+    const find = async (text: string, plan: "narrow" | "broad") =>
+      (await h!.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan)).map((r) => r.thread_id);
+    // The stale terms are what the index holds until the restart (so the checks below can fail).
+    for (const plan of ["narrow", "broad"] as const) expect(await find("كتاب", plan), plan).toEqual([]);
+    await h.close();
+
+    h = createHarness({ dir: dir5 });
+    await h.api.ready;
+    expect(await h.sql("SELECT value FROM tl_meta WHERE key = 'search_index_version'")).toEqual([{ value: String(SEARCH_INDEX_VERSION) }]);
+    for (const [thread_id, title] of Object.entries(titles)) {
+      expect(await h.sql(`SELECT terms FROM tl_title_revisions WHERE thread_id = '${thread_id}'`)).toEqual([{ terms: searchTerms(title) }]);
+    }
+    for (const [text, id] of [["example.com", "th-mail"], ["كتاب", "th-ar"], ["جديد", "th-ar"]]) {
+      for (const plan of ["narrow", "broad"] as const) expect(await find(text, plan), `${plan} ${text}`).toEqual([id]);
     }
   });
 });
