@@ -166,9 +166,12 @@ export function verdicts(rec, p, store) {
     const calls = rec.values[`calls.${tag}`]?.[TL];
     if (calls) judge(`exactly 1 model call per conversation on the fallback path, instant title ${tag}`, calls.v === 1 && calls.note.startsWith("min 1,"), calls.note);
   }
+  for (const level of p.levels) {
+    if (rec.get(`conc.${level}.errors`) === undefined) continue;
+    judge(`${level} concurrent streams: 0 errors`, rec.get(`conc.${level}.errors`) === 0 && !/unfinished/.test(note(`conc.${level}.errors`)), `${rec.get(`conc.${level}.errors`)} (${note(`conc.${level}.errors`)})`);
+  }
   const top = p.levels.at(-1);
   if (rec.get(`conc.${top}.errors`) !== undefined) {
-    judge(`${top} concurrent streams: 0 errors`, rec.get(`conc.${top}.errors`) === 0 && !/unfinished/.test(note(`conc.${top}.errors`)), `${rec.get(`conc.${top}.errors`)} (${note(`conc.${top}.errors`)})`);
     judge(`${top} concurrent streams: first event p50 ≤ 100 ms`, rec.get(`conc.${top}.first`) <= 100, `${fmtMs(rec.get(`conc.${top}.first`))} ms`);
     judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms`);
   }

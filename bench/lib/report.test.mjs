@@ -86,3 +86,23 @@ describe("the first page against GET /info in the report", () => {
     expect(byWhat["…and its p95 (≤ 1.2×)"]).toBe(false);
   });
 });
+
+describe("concurrent streams in the report", () => {
+  const TL = { name: "Threadline" };
+  it("judges 0 errors at every level, and the first event and the gap at the largest", () => {
+    const rec = recorder();
+    rec.value("conc.50.errors", TL, 0, "all done in 1s");
+    rec.value("conc.100.errors", TL, 2, "all done in 2s");
+    rec.value("conc.200.errors", TL, 0, "1 unfinished");
+    rec.value("conc.200.first", TL, 90);
+    rec.value("conc.200.gap", TL, 60);
+    const v = verdicts(rec, { ...P, levels: [50, 100, 200] }).filter((x) => x.what.includes("concurrent streams"));
+    expect(v.map((x) => [x.what, x.ok])).toEqual([
+      ["50 concurrent streams: 0 errors", true],
+      ["100 concurrent streams: 0 errors", false],
+      ["200 concurrent streams: 0 errors", false],
+      ["200 concurrent streams: first event p50 ≤ 100 ms", true],
+      ["200 concurrent streams: inter-event gap p99 ≤ 50 ms", false],
+    ]);
+  });
+});
