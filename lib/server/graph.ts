@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { TitleSource } from "@/lib/title";
+import { sameTitleFact, titleFactOf, type TitleFact, type TitleSource } from "@/lib/title";
 import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
 import { toJsonValue } from "./store/serde";
 
@@ -54,6 +54,16 @@ export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string
     }
   }
   return graph.updateState(config, values, titleWriterNode(graph));
+}
+
+/**
+ * The thread's pin (its registry title, when a user's) missing from its latest checkpoint. A run or
+ * state update from an earlier checkpoint (an edited or branched message) makes a branch that lacks
+ * a rename made after that checkpoint; the pin belongs to the thread, not to a branch, so the
+ * caller writes it into the new head.
+ */
+export function pinLeftBehind(registered: TitleFact | null | undefined, head: StateSnapshot): registered is TitleFact & { title: string } {
+  return registered?.source?.kind === "user" && Boolean(registered.title) && !sameTitleFact(titleFactOf(head.values), registered);
 }
 
 export function checkpointJson(config: RunnableConfig | undefined) {

@@ -3,7 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { nowIso } from "../store/clock";
 import { conflict, notFound } from "../http/errors";
 import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
-import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { pinLeftBehind, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
 import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
@@ -405,7 +405,7 @@ export class RunManager {
         let snap = await graph.getState(threadConfig(threadId));
         const now = await registry.find(threadId);
         const pin = { title: now?.title ?? "", source: USER };
-        if (now?.pin_pending && decideTitle(titleFactOf(snap.values), pin).accept) {
+        if ((now?.pin_pending || pinLeftBehind(now && registry.titleOf(now), snap)) && decideTitle(titleFactOf(snap.values), pin).accept) {
           await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
           // Only that very title is settled: a newer rename keeps its flag.
           await registry.clearPendingPinIf(threadId, pin.title);

@@ -64,6 +64,81 @@ describe("rename on an idle thread", () => {
   });
 });
 
+describe("a thread whose first run brings more than one user message", () => {
+  it("is titled from the first one, with one model call (the answer)", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    const input = { messages: [{ type: "human", content: "Plan a week in Kyoto" }, { type: "human", content: "We travel in April" }] };
+    await h.client.runs.wait(t.thread_id, "agent", { input });
+    expect(h.model.calls).toBe(1);
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: "Plan a week in Kyoto", title_source: { kind: "fallback" } });
+    expect(await listed(t.thread_id)).toEqual({ title: "Plan a week in Kyoto", title_source: { kind: "fallback" } });
+  });
+
+  it("is titled when its messages were written before any run", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.threads.updateState(t.thread_id, { values: { messages: [{ type: "human", content: "Seeded question about bread" }] } });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("And a follow-up") });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: "Seeded question about bread", title_source: { kind: "fallback" } });
+    // Titled once: the next message keeps it.
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Another one") });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values.title).toBe("Seeded question about bread");
+  });
+});
+
+describe("a branch from a checkpoint older than the rename (an edited or branched message)", () => {
+  async function renamedThread() {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original question about tides") });
+    const history = await h.client.threads.getHistory<TitleValues>(t.thread_id, { limit: 20 });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "My pinned title" } });
+    // Oldest first: the input checkpoint (no title yet), …, the head before the rename (titled).
+    const first = history.at(-1)!.checkpoint;
+    const beforeRename = history[0].checkpoint;
+    expect(history.at(-1)!.values.title ?? null).toBeNull();
+    expect(history[0].values).toMatchObject({ title: "Original question about tides", title_source: { kind: "fallback" } });
+    return { id: t.thread_id, first, beforeRename };
+  }
+  const pinned = async (id: string) => {
+    const state = await h.client.threads.getState<TitleValues>(id);
+    expect(state.values).toMatchObject({ title: "My pinned title", title_source: USER });
+    expect(await listed(id)).toEqual({ title: "My pinned title", title_source: USER });
+    expect((await h.client.threads.get<TitleValues>(id)).values).toMatchObject({ title: "My pinned title", title_source: USER });
+  };
+
+  it("a run from the first (untitled) checkpoint keeps the pin, and no automatic title is written over it", async () => {
+    const { id, first } = await renamedThread();
+    await h.client.runs.wait(id, "agent", { input: human("Edited question about waves"), checkpoint: first });
+    await pinned(id);
+    const messages = (await h.client.threads.getState<TitleValues>(id)).values.messages as { content: unknown }[];
+    expect(messages[0].content).toBe("Edited question about waves");
+  });
+
+  it("a run from the titled checkpoint before the rename keeps the pin", async () => {
+    const { id, beforeRename } = await renamedThread();
+    await h.client.runs.wait(id, "agent", { input: human("A follow-up on a branch"), checkpoint: beforeRename });
+    await pinned(id);
+  });
+
+  it("a state update from a checkpoint before the rename keeps the pin", async () => {
+    const { id, beforeRename } = await renamedThread();
+    await h.client.threads.updateState(id, { values: { messages: [{ type: "human", content: "Added on a branch" }] }, checkpoint: beforeRename });
+    await pinned(id);
+  });
+
+  it("a branch of a thread whose title is automatic takes the branch's title (nothing is pinned)", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original question about tides") });
+    const history = await h.client.threads.getHistory<TitleValues>(t.thread_id, { limit: 20 });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Edited question about waves"), checkpoint: history.at(-1)!.checkpoint });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: "Edited question about waves", title_source: { kind: "fallback" } });
+    expect(await listed(t.thread_id)).toEqual({ title: "Edited question about waves", title_source: { kind: "fallback" } });
+  });
+});
+
 describe("rename while the first run is streaming", () => {
   for (const instant of [true, false]) {
     it(`the user's title wins in state, search and history (instant title ${instant ? "on" : "off"})`, async () => {

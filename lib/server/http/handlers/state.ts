@@ -3,7 +3,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import type { z } from "zod";
 import type { Api } from "../../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
-import { checkpointJson, stateJson, threadConfig } from "../../graph";
+import { checkpointJson, pinLeftBehind, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
 import { intParam, readBody, type Handler } from "../http";
 import { checkClientStateKeys } from "../../runs/run-rules";
 import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
@@ -83,7 +83,14 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
         }
         throw err;
       }
-      await api.registry.mirrorState(id, await api.graph.getState(threadConfig(id)));
+      let head = await api.graph.getState(threadConfig(id));
+      // An update from an earlier checkpoint branches the thread; the pin comes along.
+      const registered = api.registry.titleOf(await api.registry.get(id));
+      if (pinLeftBehind(registered, head)) {
+        config = await writeTitleToCheckpoint(api.graph, id, registered.title, { kind: "user" });
+        head = await api.graph.getState(threadConfig(id));
+      }
+      await api.registry.mirrorState(id, head);
       await api.registry.setStatus(id, api.registry.hasInterrupts(await api.registry.get(id)) ? "interrupted" : "idle", true);
       return { checkpoint: checkpointJson(config) };
     },
