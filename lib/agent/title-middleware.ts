@@ -78,9 +78,13 @@ export function createTitleMiddleware({ config = DEFAULT_TITLE_CONFIG, titler = 
   async function startModelTitle(state: TitleState, runtime: Runtime, assistantText: string) {
     if (!titler || !config.enabled) return;
     const users = (state.messages ?? []).filter(isRealUserMessage);
-    const due = config.cadence === "all-prompts" ? users.length >= 1 : users.length === 1;
-    if (!due) return;
+    if (!users.length) return;
+    // A later prompt of a titled thread is not due (first-prompt); one still untitled (a first
+    // run with several messages, or messages written before any run) is. State says which, cheaply.
+    if (config.cadence === "first-prompt" && users.length > 1 && state.title?.trim()) return;
     const current = await currentTitle(state, runtime.context);
+    const untitled = !current.title?.trim();
+    if (config.cadence === "first-prompt" && users.length > 1 && !untitled) return;
     if (current.source?.kind === "user") return;
     if (config.cadence === "first-prompt" && current.source?.kind === "model") return;
     const first = users[0];
@@ -94,11 +98,11 @@ export function createTitleMiddleware({ config = DEFAULT_TITLE_CONFIG, titler = 
     pending.start(key, (signal) =>
       titler.request({
         threadId: runtime.configurable?.thread_id ?? null,
-        purpose: users.length === 1 ? "first" : "refresh",
+        purpose: users.length === 1 || untitled ? "first" : "refresh",
         userText,
         attachments: messageAttachments(first),
         assistantText,
-        latest: users.length > 1 ? { userText: userMessageText(latest), assistantText: "" } : undefined,
+        latest: users.length > 1 && !untitled ? { userText: userMessageText(latest), assistantText: "" } : undefined,
         signal,
         audit: runtime.context?.recordTitleRequest,
       }),

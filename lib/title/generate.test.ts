@@ -31,8 +31,9 @@ describe("shouldGenerateTitle", () => {
     ["hidden reminder only", [hidden()], false, false],
     ["hidden reminder + ai", [hidden(), ai()], false, false],
     ["ai only", [ai()], false, false],
-    ["two users + ai", [human(), ai(), human()], false, false],
-    ["two users, partial", [human(), human()], false, false],
+    // Untitled with more than one user message (several sent at once, or written before a run).
+    ["two users + ai", [human(), ai(), human()], true, true],
+    ["two users, partial", [human(), human()], false, true],
     ["{role} dicts", [{ role: "user", content: "q" }, { role: "assistant", content: "a" }], true, true],
     ["AIMessageChunk dict", [human(), { type: "AIMessageChunk", content: "a" }], true, true],
     ["class-like messages", [new FakeMessage("human", "q"), new FakeMessage("ai", "a")], true, true],

@@ -202,6 +202,19 @@ describe("the title call's timing and count", () => {
     expect(titleRequests()).toHaveLength(1);
   });
 
+  it("asks once for a thread whose first run brings two user messages, from the first, as a first title", async () => {
+    const { h, titleRequests } = await setup("openai", { text: "Kyoto In April" });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: { messages: [{ type: "human", content: TRIP }, { type: "human", content: "We travel in April" }] } });
+    expect(titleRequests()).toHaveLength(1);
+    expect(JSON.stringify(titleRequests()[0].body)).toContain(TRIP.slice(0, 40));
+    expect((await h.client.threads.getState<{ title: string; title_source: { kind: string } }>(t.thread_id)).values).toMatchObject({ title: "Kyoto In April", title_source: { kind: "model" } });
+    const audit = (await (await h.fetch(`/threads/${t.thread_id}/title/requests`)).json()) as TitleRequestRow[];
+    expect(audit.map((r) => r.purpose)).toEqual(["first"]);
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("What about Osaka?") });
+    expect(titleRequests()).toHaveLength(1);
+  });
+
   it("with a custom template that uses {assistant_msg}, asks after the first answer and sends it", async () => {
     const { h, titleRequests } = await setup("openai", { text: "Lisbon Family Weekend" }, {
       config: { prompt_template: "Title in {max_words} words. User: {user_msg} Assistant: {assistant_msg}" },
