@@ -24,6 +24,17 @@ type Case = [name: string, method: string, path: () => string, body: unknown, st
 const J = (v: unknown) => JSON.stringify(v);
 const RAW = (s: string) => ({ raw: s });
 
+const BAD_MESSAGES: [string, unknown][] = [
+  ["content a number", { role: "user", content: 5 }],
+  ["content an object", { role: "user", content: {} }],
+  ["a content block without a type", { type: "human", content: [{ text: "hi" }] }],
+  ["a content block that is a number", { type: "human", content: [5] }],
+  ["tool_calls not a list", { type: "ai", content: "x", tool_calls: "bad" }],
+  ["id a number", { type: "human", content: "x", id: 5 }],
+  ["additional_kwargs a string", { type: "human", content: "x", additional_kwargs: "s" }],
+  ["no role or type", { content: "x" }],
+];
+
 const cases: Case[] = [
   ["unknown thread", "GET", () => "/threads/nope", undefined, 404],
   ["patch unknown thread", "PATCH", () => "/threads/nope", { metadata: {} }, 404],
@@ -79,6 +90,11 @@ const cases: Case[] = [
   ["state update while busy", "POST", () => `/threads/${busy}/state`, { values: { messages: [] } }, 409],
   ["regenerate while busy", "POST", () => `/threads/${busy}/title/regenerate`, undefined, 409],
   ["duplicate thread", "POST", () => "/threads", () => ({ thread_id: idle }), 409],
+  // Messages the graph could not run on: refused at the door, not a failed run that keeps them.
+  ...BAD_MESSAGES.map(([name, message]): Case => [`run input: ${name}`, "POST", () => `/threads/${idle}/runs/wait`, { assistant_id: "agent", input: { messages: [message] } }, 422]),
+  ...BAD_MESSAGES.map(([name, message]): Case => [`state update: ${name}`, "POST", () => `/threads/${idle}/state`, { values: { messages: [message] } }, 422]),
+  ["command.update: content a number", "POST", () => `/threads/${idle}/runs/wait`, { assistant_id: "agent", command: { update: { messages: [{ type: "human", content: 5 }] } } }, 422],
+  ["run input: a single bad message", "POST", () => `/threads/${idle}/runs/wait`, { assistant_id: "agent", input: { messages: { role: "user", content: {} } } }, 422],
 ];
 
 describe("client mistakes never cause a 5xx", () => {
@@ -90,6 +106,13 @@ describe("client mistakes never cause a 5xx", () => {
     const json = (await res.json()) as { detail?: unknown };
     expect(res.status).toBe(status);
     expect(typeof json.detail).toBe("string");
+  });
+
+  it("the refused messages changed nothing: the idle thread still holds its one exchange and no failed run", async () => {
+    const state = await h.client.threads.getState<{ messages: { content: unknown }[] }>(idle);
+    expect(state.values.messages.map((m) => m.content)).toEqual(["hello", "ok"]);
+    const runs = await h.client.runs.list(idle);
+    expect(runs.map((r) => r.status)).toEqual(["success"]);
   });
 
   it("the busy thread's run was not disturbed by any of it", async () => {

@@ -1,3 +1,4 @@
+import { coerceMessageLikeToMessage } from "@langchain/core/messages";
 import { unprocessable } from "../http/errors";
 import type { RunCreate } from "../http/schemas";
 
@@ -22,6 +23,43 @@ export function checkClientStateKeys(keys: Iterable<string>, where: string) {
       throw unprocessable(`${where}: ${JSON.stringify(key)} is not a state key a client may write (allowed: ${CLIENT_STATE_KEYS.join(", ")})`);
     }
   }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Why a message object's fields would fail later, inside the run (or be stored as they are), or null. */
+function messageFieldProblem(m: Record<string, unknown>): string | null {
+  const { content } = m;
+  if (content !== undefined && typeof content !== "string") {
+    if (!Array.isArray(content)) return "content must be a string or a list of content blocks";
+    if (content.some((b) => typeof b !== "string" && !(isPlainObject(b) && typeof b.type === "string"))) return "each content block must be a string or an object with a string type";
+  }
+  if (m.id !== undefined && m.id !== null && typeof m.id !== "string") return "id must be a string";
+  if (m.name !== undefined && m.name !== null && typeof m.name !== "string") return "name must be a string";
+  if (m.tool_calls !== undefined && !Array.isArray(m.tool_calls)) return "tool_calls must be a list";
+  if (m.additional_kwargs !== undefined && !isPlainObject(m.additional_kwargs)) return "additional_kwargs must be an object";
+  if (m.response_metadata !== undefined && !isPlainObject(m.response_metadata)) return "response_metadata must be an object";
+  return null;
+}
+
+/**
+ * Messages a client writes (run input, command.update, plain state update) must be messages the
+ * graph can run on: a shape error is the client's 422 at the door, not a failed run that keeps
+ * the bad message.
+ */
+export function checkClientMessages(messages: unknown, where: string) {
+  if (messages === undefined || messages === null) return;
+  const list = Array.isArray(messages) ? messages : [messages];
+  list.forEach((m, i) => {
+    const at = Array.isArray(messages) ? `${where}[${i}]` : where;
+    const problem = isPlainObject(m) ? messageFieldProblem(m) : null;
+    if (problem) throw unprocessable(`${at} is not a valid message: ${problem}`);
+    try {
+      coerceMessageLikeToMessage(m as never);
+    } catch {
+      throw unprocessable(`${at} is not a message`);
+    }
+  });
 }
 
 /**
@@ -55,9 +93,15 @@ function checkContext(context: Record<string, unknown>) {
 }
 
 export function checkRunRequest(threadId: string, body: RunCreate) {
-  if (body.input) checkClientStateKeys(Object.keys(body.input), "input");
+  if (body.input) {
+    checkClientStateKeys(Object.keys(body.input), "input");
+    checkClientMessages(body.input.messages, "input.messages");
+  }
   const update = body.command?.update;
-  if (update) checkClientStateKeys(Array.isArray(update) ? update.map(([k]) => k) : Object.keys(update), "command.update");
+  if (update) {
+    checkClientStateKeys(Array.isArray(update) ? update.map(([k]) => k) : Object.keys(update), "command.update");
+    for (const [key, value] of Array.isArray(update) ? update : Object.entries(update)) if (key === "messages") checkClientMessages(value, "command.update.messages");
+  }
   if (body.config?.configurable) checkConfigurable(threadId, body.config.configurable);
   if (body.context) checkContext(body.context);
 }

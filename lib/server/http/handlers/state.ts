@@ -1,11 +1,10 @@
-import { coerceMessageLikeToMessage } from "@langchain/core/messages";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { z } from "zod";
 import type { Api } from "../../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
 import { checkpointJson, pinLeftBehind, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
 import { intParam, readBody, type Handler } from "../http";
-import { checkClientStateKeys } from "../../runs/run-rules";
+import { checkClientMessages, checkClientStateKeys } from "../../runs/run-rules";
 import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
 
 /** `select: ["values.title", "next"]` → only those fields (values narrowed to the named keys). */
@@ -43,24 +42,14 @@ export const postStateCheckpoint: Handler = async (ctx) => {
   return stateAt(ctx, body.checkpoint, body.select);
 };
 
-/** Messages a plain update carries must coerce, so a shape error is the client's 422, not the graph's 500. */
-function checkMessages(messages: unknown) {
-  if (messages === undefined) return;
-  if (!Array.isArray(messages)) throw unprocessable("values.messages must be a list of messages");
-  messages.forEach((m, i) => {
-    try {
-      coerceMessageLikeToMessage(m as never);
-    } catch {
-      throw unprocessable(`values.messages[${i}] is not a message`);
-    }
-  });
-}
-
 async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdateSchema>) {
   const values = body.values ?? null;
   if (values) {
     checkClientStateKeys(Object.keys(values), "values");
-    checkMessages(values.messages);
+    if (values.messages !== undefined && !Array.isArray(values.messages)) {
+      throw unprocessable("values.messages must be a list of messages");
+    }
+    checkClientMessages(values.messages, "values.messages");
   }
   if (body.as_node !== undefined && !Object.hasOwn(api.graph.nodes, body.as_node)) {
     throw unprocessable(`as_node must be one of ${Object.keys(api.graph.nodes).join(", ")}`);
