@@ -105,6 +105,7 @@ export const PRODUCED_STREAM_MODES = ["values", "updates", "messages-tuple", "cu
 const ACCEPTED_STREAM_MODES = [...PRODUCED_STREAM_MODES, "messages", "events"] as const;
 export type StreamMode = (typeof ACCEPTED_STREAM_MODES)[number];
 const streamModeSchema = z.enum(ACCEPTED_STREAM_MODES);
+export const isStreamMode = (mode: string): mode is StreamMode => (ACCEPTED_STREAM_MODES as readonly string[]).includes(mode);
 
 export const MULTITASK_STRATEGIES = ["reject", "enqueue", "interrupt", "rollback"] as const;
 export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];

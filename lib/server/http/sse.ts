@@ -28,11 +28,11 @@ export function sseHeaders(extra?: Record<string, string>): Headers {
 }
 
 /**
- * Parses `Last-Event-ID`. Our ids are integers; "-1", absent or garbage all mean
- * "from the start" (useStream sends "-1" when it rejoins a run after a reload).
+ * Parses `Last-Event-ID`. Our ids are decimal integers; "-1", absent, empty or anything else (a
+ * hex or exponent form included) all mean "from the start" (useStream sends "-1" when it rejoins
+ * a run after a reload).
  */
 export function parseLastEventId(raw: string | null): number {
-  if (raw == null) return -1;
-  const n = Number(raw.trim());
-  return Number.isInteger(n) && n >= -1 ? n : -1;
+  const text = raw?.trim() ?? "";
+  return /^(?:-1|\d{1,15})$/.test(text) ? Number(text) : -1;
 }

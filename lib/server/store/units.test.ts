@@ -19,6 +19,10 @@ describe("SSE encoding", () => {
     expect(parseLastEventId("-1")).toBe(-1);
     expect(parseLastEventId("12")).toBe(12);
     expect(parseLastEventId("1710000000-0")).toBe(-1);
+    // Empty, and number forms that are not our decimal ids (Number() read "0x3" as 3, "" as 0).
+    for (const raw of ["", "  ", "0x3", "1e1", "1.5", "abc", "-2", "+3"]) expect(parseLastEventId(raw), raw).toBe(-1);
+    expect(parseLastEventId(" 3 ")).toBe(3);
+    expect(parseLastEventId("0")).toBe(0);
   });
 });
 

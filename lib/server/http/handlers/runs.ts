@@ -4,7 +4,7 @@ import { answeredDurably, intParam, parseClientInput, readBody, type Handler, ty
 import type { RunRow } from "../../store/queries";
 import { checkRunRequest } from "../../runs/run-rules";
 import { runPath, runStreamResponse } from "../../runs/run-stream";
-import { cancelQuerySchema, RUN_STATUSES, runCreateSchema } from "../schemas";
+import { cancelQuerySchema, isStreamMode, RUN_STATUSES, runCreateSchema } from "../schemas";
 import { toJsonValue } from "../../store/serde";
 import { parseLastEventId } from "../sse";
 import type { Api } from "../../api";
@@ -127,6 +127,8 @@ export const joinRunStream: Handler = async ({ api, req, url, params }) => {
     throw notFound(`Stream of run ${params.run_id} (its events are no longer kept; read the thread's state instead)`);
   }
   const modes = url.searchParams.getAll("stream_mode");
+  const unknown = modes.find((m) => !isStreamMode(m));
+  if (unknown !== undefined) throw unprocessable(`stream_mode ${JSON.stringify(unknown)} is not a stream mode`);
   const cancelOnLeave = ["1", "true"].includes(url.searchParams.get("cancel_on_disconnect") ?? "");
   return runStreamResponse(run, {
     afterId: parseLastEventId(req.headers.get("last-event-id")),

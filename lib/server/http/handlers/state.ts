@@ -115,6 +115,10 @@ async function history(ctx: Parameters<Handler>[0], opts: { limit: number; befor
   const id = ctx.params.thread_id;
   await ctx.api.registry.get(id);
   const before = typeof opts.before === "string" ? { checkpoint_id: opts.before } : opts.before;
+  // An unknown checkpoint is a 404, as for GET /state/{checkpoint_id}: not the whole history.
+  for (const ref of [opts.checkpoint, before]) {
+    if (ref?.checkpoint_id && !(await ctx.api.checkpointer.getTuple(threadConfig(id, ref)))) throw notFound(`Checkpoint ${ref.checkpoint_id}`);
+  }
   const out = [];
   for await (const snap of ctx.api.graph.getStateHistory(threadConfig(id, opts.checkpoint), {
     limit: opts.limit,
