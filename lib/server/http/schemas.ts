@@ -41,15 +41,20 @@ export function checkpointOf(body: { checkpoint?: CheckpointRef; checkpoint_id?:
   return body.checkpoint ?? (body.checkpoint_id ? { checkpoint_id: body.checkpoint_id } : undefined);
 }
 
+/** A thread's own metadata: `$`-keys are the search's operators (`$title_search`, `$as_of`), so no key may look like one. */
+const threadMetadata = z
+  .record(z.string().min(1, "metadata keys must not be empty").refine((k) => !k.startsWith("$"), "metadata keys starting with $ are reserved for search operators"), z.unknown())
+  .refine(keyCount(MAX_KEYS), `at most ${MAX_KEYS} keys`);
+
 export const threadCreateSchema = z.object({
   thread_id: opt(threadIdSchema),
-  metadata: opt(record),
+  metadata: opt(threadMetadata),
   if_exists: opt(z.enum(["raise", "do_nothing"])),
   supersteps: opt(z.array(z.unknown()).max(0, "supersteps are not supported by this server")),
   ttl: opt(z.unknown()),
 });
 
-export const threadPatchSchema = z.object({ metadata: opt(record), ttl: opt(z.unknown()) });
+export const threadPatchSchema = z.object({ metadata: opt(threadMetadata), ttl: opt(z.unknown()) });
 
 export const THREAD_FIELDS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "config", "context", "status", "values", "interrupts"] as const;
 

@@ -300,6 +300,9 @@ export class RunManager {
         run.status = run.timedOut ? "timeout" : "error";
         const e = run.timedOut ? (run.abort.signal.reason as Error) : err instanceof Error ? err : new Error(String(err));
         run.error = { error: run.timedOut ? "TimeoutError" : e.name || "Error", message: e.message };
+        // The stream and the run row tell the client; the operator reads it here.
+        if (run.timedOut) console.warn(`[runs] run ${run.runId} (thread ${run.threadId}) timed out: ${e.message}`);
+        else console.error(`[runs] run ${run.runId} (thread ${run.threadId}) failed:`, e);
         run.emit("error", run.error);
       }
     } finally {
