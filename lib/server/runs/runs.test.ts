@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createModelTitler } from "@/lib/agent";
 import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
 import { ScriptedModel, collect, createHarness, human, sleep, type Harness } from "../test-harness";
@@ -68,10 +68,16 @@ describe("runs/stream wire format", () => {
     await plain.text();
   });
 
-  it("emits updates; a failing model ends the stream with error {error, message}", async () => {
+  it("emits updates; a failing model ends the stream with error {error, message}, and the server log says so", async () => {
     h = createHarness({ model: new ScriptedModel(["__throw__"]) });
     const t = await h.client.threads.create();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const parts = (await collect(h.client.runs.stream(t.thread_id, "agent", { input: human("Break please"), streamMode: ["updates", "values"] }))) as Part[];
+    const lines = logged.mock.calls.filter(([first]) => typeof first === "string" && first.startsWith("[runs] run "));
+    logged.mockRestore();
+    expect(lines).toHaveLength(1);
+    expect(lines[0][0]).toContain(`(thread ${t.thread_id}) failed:`);
+    expect(String(lines[0][1])).toContain("model exploded");
     expect(parts.some((p) => p.event === "updates")).toBe(true);
     const err = parts.at(-1)!;
     expect(err.event).toBe("error");
