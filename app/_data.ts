@@ -11,7 +11,7 @@ import { apiErrorStatus } from "@/lib/client/api-client";
 import type { AppInfo } from "@/lib/client/app-info";
 import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE } from "@/lib/client/thread-pages";
 import type { ThreadPage } from "@/lib/client/types";
-import { inputMessageIds, isUnfinishedRun } from "@/lib/client/unsent";
+import { inputMessageIds, isUnfinishedRun, runToFollow } from "@/lib/client/unsent";
 
 /**
  * The ONE seam between server components and the API. Server components talk the same Agent
@@ -103,15 +103,15 @@ export const loadThread = cache(async (threadId: string): Promise<Thread<ThreadV
  * thread: a run that ends in between has its message in the thread by then. Empty when the
  * runs cannot be read: the composer then errs on the side of keeping the text.
  */
-export const loadMessagesUnderWay = cache(async (threadId: string): Promise<string[]> => {
+export const loadMessagesUnderWay = cache(async (threadId: string): Promise<{ messageIds: string[]; runToFollow: string | null }> => {
   try {
     // One list, filtered here: two (pending, running) could each miss a run moving between them.
-    const runs = await (await serverClient()).runs.list(threadId, { limit: 20 });
-    return inputMessageIds(runs.filter(isUnfinishedRun));
+    const runs = (await (await serverClient()).runs.list(threadId, { limit: 20 })).filter(isUnfinishedRun);
+    return { messageIds: inputMessageIds(runs), runToFollow: runToFollow(runs) };
   } catch (err) {
     const status = apiErrorStatus(err);
     if (status !== 404 && status !== 422) console.error("[web] could not read the conversation's runs", err);
-    return [];
+    return { messageIds: [], runToFollow: null };
   }
 });
 

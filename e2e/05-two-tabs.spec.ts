@@ -54,6 +54,34 @@ test("a message sent in one tab appears in the other while it is answered, witho
   await expect(otherChat.assistantMessages.last()).toContainText("restart the server.");
 });
 
+test("a tab that opens a conversation while another tab's answer streams follows that answer, by address or from its sidebar", async ({ context, chat }) => {
+  const id = await chat.startConversation("Which houseplants like low light?");
+  await chat.waitForAnswerToFinish();
+  // A tab open on the home page before the run starts, and one opened by address during it.
+  const listed = await context.newPage();
+  const listedChat = new ChatPage(listed);
+  await listedChat.openNew();
+  await expect(new Sidebar(listed).row(id)).toBeVisible();
+
+  await chat.send("And which ones are safe for cats?");
+  await expect(chat.stopButton).toBeVisible();
+  const byAddress = await context.newPage();
+  const byAddressChat = new ChatPage(byAddress);
+  await byAddressChat.open(id);
+  await new Sidebar(listed).link(id).click();
+  for (const tab of [byAddressChat, listedChat]) {
+    await expect(tab.stopButton).toBeVisible(); // following it live
+    await expect(tab.userMessages.last()).toHaveText("And which ones are safe for cats?");
+  }
+  await chat.waitForAnswerToFinish();
+  const answer = await chat.assistantMessages.last().textContent();
+  for (const tab of [byAddressChat, listedChat]) {
+    await tab.waitForAnswerToFinish();
+    await expect(tab.assistantMessages).toHaveCount(2);
+    await expect(tab.assistantMessages.last()).toHaveText(answer!);
+  }
+});
+
 test("a rename in the other tab while a run answers stays through a reload of the running tab and the run's end", async ({ context, page, chat, sidebar }) => {
   const id = await chat.startConversation("Plan a day of trams and castles in Prague");
   await chat.waitForAnswerToFinish();

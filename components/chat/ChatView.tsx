@@ -57,6 +57,8 @@ interface ChatViewProps {
   initialFact?: TitleFact | null;
   /** Ids of messages in the thread's runs that have not ended (the server has them, `values` may not yet). */
   messagesUnderWay?: readonly string[];
+  /** A run going on the thread when the page was rendered (started by another tab or device): followed on mount. */
+  runUnderWay?: string | null;
   app: AppInfo;
 }
 
@@ -65,7 +67,7 @@ interface ChatViewProps {
  * (`onDisconnect: "continue"`), so leaving the page mid-answer doesn't cancel them; the run
  * registry (useStream's reconnect storage) lets the sidebar follow them and rejoins on return.
  */
-export function ChatView({ threadId: initialThreadId, initialValues, initialFact, messagesUnderWay, app }: ChatViewProps) {
+export function ChatView({ threadId: initialThreadId, initialValues, initialFact, messagesUnderWay, runUnderWay = null, app }: ChatViewProps) {
   const qc = useQueryClient();
   const [threadId, setThreadId] = useState(initialThreadId);
   const firstMessage = useRef<{ content: unknown } | null>(null);
@@ -253,6 +255,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     [joinStream, threadId],
   );
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
+  // Opened while another tab's (or device's) run answers: follow it, as the tabs that were open do.
+  // A run this tab started is in its registry, and useStream rejoins that one itself.
+  const followed = useRef(false);
+  useEffect(() => {
+    if (followed.current || !runUnderWay || !initialThreadId || runRegistry.has(initialThreadId)) return;
+    followed.current = true;
+    join(runUnderWay);
+  }, [runUnderWay, initialThreadId, join]);
 
   const send = useCallback(
     (text: string, attachments: readonly ComposerAttachment[] = []): PutBack | undefined => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OTHER_TAB_GRACE_MS, holdUnsent, inputMessageIds, isUnfinishedRun, joinUnsentAndDraft, moveUnsent, releaseUnsent, takeUnsent as takeRecord } from "./unsent";
+import { OTHER_TAB_GRACE_MS, holdUnsent, inputMessageIds, isUnfinishedRun, joinUnsentAndDraft, moveUnsent, releaseUnsent, runToFollow, takeUnsent as takeRecord } from "./unsent";
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -140,5 +140,15 @@ describe("isUnfinishedRun", () => {
   it("is a pending or running run, not one that ended or has no status", () => {
     expect(["pending", "running"].map((status) => isUnfinishedRun({ status }))).toEqual([true, true]);
     expect(["success", "error", "interrupted", "timeout", undefined].map((status) => isUnfinishedRun({ status }))).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe("runToFollow", () => {
+  it("is the running run, else the oldest waiting one, else none (runs newest first)", () => {
+    expect(runToFollow([{ run_id: "c", status: "pending" }, { run_id: "b", status: "running" }, { run_id: "a", status: "success" }])).toBe("b");
+    expect(runToFollow([{ run_id: "c", status: "pending" }, { run_id: "b", status: "pending" }, { run_id: "a", status: "error" }])).toBe("b");
+    expect(runToFollow([{ run_id: "a", status: "success" }, { run_id: "z", status: "interrupted" }])).toBeNull();
+    expect(runToFollow([])).toBeNull();
+    expect(runToFollow([{ status: "running" }])).toBeNull();
   });
 });

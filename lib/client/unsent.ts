@@ -141,6 +141,17 @@ export function isUnfinishedRun(run: { status?: unknown }): boolean {
 }
 
 /**
+ * The run a page opened on a conversation follows when it did not start one itself (another tab
+ * or device did): the running one, else the oldest still waiting (it starts next). Runs newest
+ * first, as the API lists them. null when every run has ended.
+ */
+export function runToFollow(runs: readonly { run_id?: unknown; status?: unknown }[]): string | null {
+  const running = runs.find((r) => r.status === "running");
+  const next = running ?? runs.findLast((r) => r.status === "pending");
+  return typeof next?.run_id === "string" ? next.run_id : null;
+}
+
+/**
  * Ids of the messages in runs' input (`kwargs.input.messages`): for a thread's runs that have not
  * ended, messages the server has although the thread's values may not hold them yet (a run
  * still waiting for a free slot has not written its input).

@@ -33,7 +33,8 @@ export default async function ConversationPage({ params }: Params) {
         threadId={threadId}
         initialValues={{ ...values, messages: Array.isArray(values.messages) ? values.messages : [] }}
         initialFact={row?.rows[0].title ?? titleFactOf(thread.values)}
-        messagesUnderWay={underWay}
+        messagesUnderWay={underWay.messageIds}
+        runUnderWay={underWay.runToFollow}
         app={loadAppInfo()}
       />
     </>
