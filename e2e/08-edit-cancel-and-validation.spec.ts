@@ -201,3 +201,19 @@ test("keys that belong to an input method's composition neither save, cancel nor
   await expect(chat.input).toHaveValue("散歩の後で");
   await expect(chat.userMessages).toHaveCount(1);
 });
+
+test("a pasted search longer than the API takes still searches, and its no-match line stays inside the sidebar", async ({ chat, sidebar }) => {
+  const id = await chat.startConversation("Bulk pricing for printed tote bags");
+  await chat.waitForAnswerToFinish();
+  await sidebar.search.fill(`bulk ${"x".repeat(600)}`);
+  const empty = sidebar.root.getByTestId("list-empty");
+  await expect(empty).toContainText("No titles match");
+  await expect(sidebar.root.getByRole("alert")).toHaveCount(0);
+  const [box, aside] = await Promise.all([empty.boundingBox(), sidebar.root.boundingBox()]);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(aside!.x + aside!.width + 1);
+  expect(await empty.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  // Only its first words count: a long run of one word that the title has still finds it.
+  await sidebar.search.fill("bulk ".repeat(150));
+  await expect(sidebar.row(id)).toBeVisible();
+  await expect(sidebar.root.getByRole("alert")).toHaveCount(0);
+});

@@ -294,7 +294,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
           </p>
         ) : null}
         {!query.isPending && model.rows.length === 0 ? (
-          <p className="px-2 py-6 text-center text-sm text-neutral-600 dark:text-neutral-400" data-testid="list-empty">
+          <p className="line-clamp-4 px-2 py-6 text-center text-sm text-neutral-600 [overflow-wrap:anywhere] dark:text-neutral-400" data-testid="list-empty">
             {searching ? `No titles match “${search}”` : "No conversations yet"}
           </p>
         ) : null}

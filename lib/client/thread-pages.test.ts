@@ -50,3 +50,12 @@ describe("sidebar paging through the real API", () => {
     expect(remaining.every((id) => seen.includes(id))).toBe(true);
   });
 });
+
+describe("a search text longer than the API takes", () => {
+  it("is cut to it, not refused: a pasted 700-character text still searches", async () => {
+    h = createHarness();
+    await seed(3);
+    const page = await fetchThreadPage(h.client, FIRST_PAGE, "Thread ".repeat(100));
+    expect(page.rows.map((r) => r.title.title).sort()).toEqual(["Thread 0", "Thread 1", "Thread 2"]);
+  });
+});

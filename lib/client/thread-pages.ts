@@ -3,6 +3,7 @@ import { usesStandardApi } from "./api-flavor";
 import { LEAN_EXTRACT, searchStandardThreads } from "./standard-search";
 import { toThreadRow } from "./thread-row";
 import type { PageParam, ThreadPage, ThreadRow } from "./types";
+import { clampTitleSearch } from "@/lib/title/search-words";
 
 export const PAGE_SIZE = 50;
 /**
@@ -43,7 +44,9 @@ export function serverNowIso(): string {
 /** The list's metadata filter, on either API: the title search and the starred section. */
 function listFilter(search: string, starredOnly?: boolean): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
-  if (search.trim()) metadata.$title_search = search.trim();
+  // A pasted essay is cut to what the API takes (only its first words count anyway), not refused.
+  const text = clampTitleSearch(search);
+  if (text) metadata.$title_search = text;
   if (starredOnly) metadata.starred = true;
   return metadata;
 }

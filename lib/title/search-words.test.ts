@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { queryWords, searchTerms, titleMatches } from "./search-words";
+import { queryWords, searchTerms, titleMatches, clampTitleSearch, TITLE_SEARCH_MAX } from "./search-words";
 
 const matches = (title: string, query: string) => titleMatches(title, queryWords(query));
 
@@ -100,5 +100,20 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("clampTitleSearch", () => {
+  it("trims, keeps what fits, and cuts a longer text between graphemes to at most TITLE_SEARCH_MAX units", () => {
+    expect(clampTitleSearch("  lisbon  ")).toBe("lisbon");
+    const fits = "x".repeat(TITLE_SEARCH_MAX);
+    expect(clampTitleSearch(fits)).toBe(fits);
+    expect(clampTitleSearch(`bulk ${"x".repeat(600)}`)).toBe(`bulk ${"x".repeat(TITLE_SEARCH_MAX - 5)}`);
+    // An emoji family (11 units) that would cross the limit is left out whole, never split.
+    const family = "👨‍👩‍👧‍👦";
+    const cut = clampTitleSearch("a".repeat(TITLE_SEARCH_MAX - 5) + family);
+    expect(cut).toBe("a".repeat(TITLE_SEARCH_MAX - 5));
+    expect(clampTitleSearch(family.repeat(60)).length).toBeLessThanOrEqual(TITLE_SEARCH_MAX);
+    expect(clampTitleSearch(family.repeat(60)).length % family.length).toBe(0);
   });
 });

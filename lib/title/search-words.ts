@@ -120,6 +120,21 @@ export function titleTerms(title: string): string {
   return [...terms].join(" ");
 }
 
+/** The longest `$title_search` the API takes, in UTF-16 units (a title is at most 200 characters). */
+export const TITLE_SEARCH_MAX = 500;
+
+/** A search box's text as the API takes it: trimmed, and cut to TITLE_SEARCH_MAX between graphemes. */
+export function clampTitleSearch(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= TITLE_SEARCH_MAX) return trimmed;
+  let out = "";
+  for (const g of graphemesOf(trimmed)) {
+    if (out.length + g.length > TITLE_SEARCH_MAX) break;
+    out += g;
+  }
+  return out.trim();
+}
+
 /** At most this many words of a query are used (each one is an AND). */
 const MAX_QUERY_WORDS = 16;
 /** Titles are at most 200 characters; a longer query cannot match and would only cost time. */

@@ -2,6 +2,7 @@ import type { AuthFilters } from "../auth/enforce";
 import { unprocessable } from "../http/errors";
 import type { ThreadStatus } from "./queries";
 import type { SortBy, ThreadQuery } from "./search-sql";
+import { TITLE_SEARCH_MAX } from "@/lib/title/search-words";
 
 /** What a threads/search request means to the store: the handler's mapping, shared with tests and the bench. */
 
@@ -33,7 +34,7 @@ export function splitMetadata(metadata: Record<string, unknown> | undefined) {
       asOf = new Date(Date.parse(v)).toISOString();
     } else if (k === TITLE_SEARCH) {
       if (typeof v !== "string") throw unprocessable(`${TITLE_SEARCH} must be a string`);
-      if (v.length > 500) throw unprocessable(`${TITLE_SEARCH} must be at most 500 characters`);
+      if (v.length > TITLE_SEARCH_MAX) throw unprocessable(`${TITLE_SEARCH} must be at most ${TITLE_SEARCH_MAX} characters`);
       titleSearch = v;
     } else if (k.startsWith("$")) throw unprocessable(`Unknown filter ${k}`);
     else rest[k] = v;
