@@ -2,7 +2,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type RefObject } from "react";
-import { apiErrorMessage } from "@/lib/client/api-client";
+import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { describeTitleSource } from "@/lib/client/title-source-label";
 import type { TitleRevision } from "@/lib/client/title-revisions";
 import { renameThread } from "@/lib/client/use-title-actions";
@@ -79,7 +79,7 @@ export function TitleHistoryPanel({ threadId, open, onOpenChange, returnFocusTo 
               </p>
             ) : history.isError ? (
               <p className="p-2 text-sm text-red-600" role="alert">
-                Couldn&apos;t load the title history: {apiErrorMessage(history.error)}
+                Couldn&apos;t load the title history. {isRequestFailure(history.error) ? errorTextForPeople(history.error) : "Try again in a moment."}
               </p>
             ) : history.data.revisions.length === 0 ? (
               <p className="p-2 text-sm text-neutral-500">This conversation has no title yet.</p>

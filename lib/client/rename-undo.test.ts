@@ -68,7 +68,7 @@ describe("rename Undo", () => {
     await h.client.threads.updateState(id, { values: { title: "Roses" } });
     const ok = await undoRename(qc, id, { title: "Plan a garden", source: FALLBACK }, { title: "Garden", source: USER });
     expect(ok).toBe(false);
-    expect(toastMock.error).toHaveBeenCalledWith(expect.stringMatching(/^Couldn't undo the rename: the title changed since/));
+    expect(toastMock.error).toHaveBeenCalledWith("Couldn't undo the rename: the title was changed again since, so nothing was restored.");
     expect(await stateFact(id)).toEqual({ title: "Roses", source: USER });
   });
 

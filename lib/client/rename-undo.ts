@@ -2,7 +2,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { sameTitleFact, type TitleFact } from "@/lib/title";
-import { apiErrorMessage } from "./api-client";
+import { apiErrorCode } from "./api-client";
+import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
 
@@ -41,7 +42,12 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
     recordServerTitle(qc, threadId, fact);
     return true;
   } catch (err) {
-    toast.error(`Couldn't undo the rename: ${apiErrorMessage(err)}`);
+    // In our words, not the server's: the usual reason is a rename since, here or elsewhere.
+    toast.error(
+      apiErrorCode(err) === "title-changed"
+        ? "Couldn't undo the rename: the title was changed again since, so nothing was restored."
+        : `Couldn't undo the rename. ${isRequestFailure(err) ? errorTextForPeople(err) : "Try again in a moment."}`,
+    );
     return false;
   }
 }
