@@ -6,7 +6,8 @@ import { Toaster } from "sonner";
 
 /**
  * Toasts sit above the composer, never over the box being typed in: on a phone they span the width
- * (below sonner's 600 px), and up to ~1,100 px the bottom-left corner is still the composer's.
+ * (below sonner's 600 px), and up to ~1,100 px the bottom-right corner is still the composer's.
+ * Right, not left: the sidebar's rows are on the left.
  * `--composer-height` comes from Composer; without a composer on the page, sonner's usual margins.
  */
 const TOAST_OFFSET = { bottom: "calc(var(--composer-height, 8px) + 8px)" };
@@ -22,7 +23,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>
-      <Toaster theme="system" position="bottom-left" closeButton offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
+      <Toaster theme="system" position="bottom-right" closeButton offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
     </QueryClientProvider>
   );
 }

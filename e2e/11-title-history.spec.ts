@@ -69,6 +69,13 @@ test("the rename toast's Undo restores the previous title with its original sour
   await expect(sidebar.rowLock(id)).toBeVisible();
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Renamed to “Basil care”" });
   await expect(toast).toBeVisible();
+  // On a desktop window the toast keeps off the sidebar's rows (it settles after sliding in).
+  await expect
+    .poll(async () => {
+      const [t, aside] = await Promise.all([toast.boundingBox(), sidebar.root.boundingBox()]);
+      return t!.x >= aside!.x + aside!.width;
+    })
+    .toBe(true);
   await toast.getByRole("button", { name: "Undo" }).click();
 
   await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));

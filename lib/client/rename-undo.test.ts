@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toast } from "sonner";
 import type { TitleFact } from "@/lib/title";
 import { API_URL, ScriptedModel, createHarness, human, type Harness } from "@/lib/server/test-harness";
-import { offerRenameUndo, titleActionMark, undoRename, withdrawRenameUndo } from "./rename-undo";
+import { offerRenameUndo, titleActionMark, toastTitle, undoRename, withdrawRenameUndo } from "./rename-undo";
 import { recordServerTitle } from "./live-titles";
 import { getPatches } from "./row-patches";
 import { renameThread } from "./use-title-actions";
@@ -110,5 +110,14 @@ describe("rename Undo", () => {
     closed();
     withdrawRenameUndo("newer", titleActionMark());
     expect(toastMock.dismiss).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("toastTitle", () => {
+  it("quotes a title whole up to 60 characters, else its first 57 and an ellipsis, never splitting a character", () => {
+    expect(toastTitle("Garden")).toBe("Garden");
+    expect(toastTitle("x".repeat(60))).toBe("x".repeat(60));
+    expect(toastTitle("x".repeat(200))).toBe(`${"x".repeat(57)}…`);
+    expect(toastTitle("👨‍👩‍👧‍👦".repeat(61))).toBe(`${"👨‍👩‍👧‍👦".repeat(57)}…`);
   });
 });

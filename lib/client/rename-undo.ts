@@ -2,6 +2,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { sameTitleFact, type TitleFact } from "@/lib/title";
+import { graphemesOf } from "@/lib/title/graphemes";
 import { apiErrorCode } from "./api-client";
 import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
@@ -52,6 +53,12 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
   }
 }
 
+/** A title as a toast quotes it: whole up to 60 characters, else its first 57 and "…" (a toast is not the place for 200). */
+export function toastTitle(title: string): string {
+  const g = graphemesOf(title);
+  return g.length <= 60 ? title : `${g.slice(0, 57).join("").trimEnd()}…`;
+}
+
 /** The rename toast. Offered only when there is a confirmed earlier title to go back to. */
 export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark()) {
   if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
@@ -59,7 +66,7 @@ export function offerRenameUndo(qc: QueryClient, threadId: string, previous: Tit
   const gone = () => {
     if (shownFor.get(threadId) === mark) shownFor.delete(threadId);
   };
-  toast(`Renamed to “${renamed.title}”`, {
+  toast(`Renamed to “${toastTitle(renamed.title ?? "")}”`, {
     id: undoToastId(threadId),
     duration: UNDO_MS,
     action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed) },
