@@ -177,6 +177,17 @@ test.describe("keyboard, focus and accessibility", () => {
     await context.close();
   });
 
+  test("↓ in the search box moves to the first result, and ↓ again goes on down the results", async ({ page, chat, sidebar }) => {
+    await chat.open(ids[0]);
+    await page.keyboard.press("Control+k");
+    await sidebar.search.fill("Keyboard row t");
+    await expect(sidebar.rows).toHaveCount(2);
+    await page.keyboard.press("ArrowDown");
+    await expect(sidebar.link(ids[2])).toBeFocused(); // "three", the newer of the two
+    await page.keyboard.press("ArrowDown");
+    await expect(sidebar.link(ids[1])).toBeFocused();
+  });
+
   test("mobile drawer: an Escape that ends an input method's composition neither clears the search nor closes the drawer", async ({ browser }) => {
     const context = await browser.newContext(MOBILE);
     const page = await context.newPage();

@@ -227,7 +227,12 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   return (
     <nav aria-label="Conversations" data-testid="conversation-list" className="flex min-h-0 flex-1 flex-col">
       <div className="px-2 pb-2">
-        <SearchField value={searchInput} onChange={setSearchInput} inputRef={searchRef} />
+        <SearchField
+          value={searchInput}
+          onChange={setSearchInput}
+          inputRef={searchRef}
+          onArrowDown={() => scrollRef.current && focusEdgeLink(scrollRef.current, "first")}
+        />
       </div>
       <div
         ref={scrollRef}

@@ -7,10 +7,12 @@ interface SearchFieldProps {
   value: string;
   onChange: (value: string) => void;
   inputRef: RefObject<HTMLInputElement | null>;
+  /** ↓ in the box: on to the first result. */
+  onArrowDown?: () => void;
 }
 
 /** Title search box (`$title_search`, answered by the server; in front of a LangGraph server by our forwarder); Ctrl/Cmd+K focuses it. */
-export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
+export function SearchField({ value, onChange, inputRef, onArrowDown }: SearchFieldProps) {
   return (
     <div className="relative">
       <SearchIcon className="pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-neutral-500" />
@@ -26,6 +28,10 @@ export function SearchField({ value, onChange, inputRef }: SearchFieldProps) {
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
+          if (e.key === "ArrowDown" && onArrowDown && !isComposingKey(e.nativeEvent)) {
+            e.preventDefault();
+            onArrowDown();
+          }
           if (e.key === "Escape" && value && !isComposingKey(e.nativeEvent)) {
             e.preventDefault();
             e.stopPropagation();
