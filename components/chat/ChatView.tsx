@@ -256,10 +256,10 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   );
   const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
   // Opened while another tab's (or device's) run answers: follow it, as the tabs that were open do.
-  // A run this tab started is in its registry, and useStream rejoins that one itself.
+  // The very run this tab recorded (it started it) is rejoined by useStream itself.
   const followed = useRef(false);
   useEffect(() => {
-    if (followed.current || !runUnderWay || !initialThreadId || runRegistry.has(initialThreadId)) return;
+    if (followed.current || !runUnderWay || !initialThreadId || runRegistry.getItem(`lg:stream:${initialThreadId}`) === runUnderWay) return;
     followed.current = true;
     join(runUnderWay);
   }, [runUnderWay, initialThreadId, join]);

@@ -33,6 +33,7 @@ const BAD_MESSAGES: [string, unknown][] = [
   ["id a number", { type: "human", content: "x", id: 5 }],
   ["additional_kwargs a string", { type: "human", content: "x", additional_kwargs: "s" }],
   ["no role or type", { content: "x" }],
+  ["a serialized message whose content is a number", { lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: 5 } }],
 ];
 
 const cases: Case[] = [
@@ -141,5 +142,23 @@ describe("errors from inside are never told as the client's mistake", () => {
     const body = await res.json();
     expect(body).toEqual({ detail: "Internal server error" });
     expect(JSON.stringify(body)).not.toContain("title_source");
+  });
+});
+
+describe("message shapes a client may send are accepted", () => {
+  it("a LangChain-serialized message (new HumanMessage through the SDK), a [role, text] pair, a string, typed content blocks, and an AI message that only calls tools", async () => {
+    const t = await h.client.threads.create();
+    const serialized = { lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: "Serialized hello", id: "m-1" } };
+    await h.client.runs.wait(t.thread_id, "agent", { input: { messages: [serialized] } });
+    await h.client.runs.wait(t.thread_id, "agent", { input: { messages: [["user", "A pair"], "A string", { type: "human", content: [{ type: "text", text: "Blocks" }, "and a string block"] }] } });
+    const update = await h.fetch(`/threads/${t.thread_id}/state`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: J({ values: { messages: [{ type: "ai", content: null, tool_calls: [{ id: "call_1", name: "lookup", args: { q: "x" } }] }, { type: "tool", content: "found", tool_call_id: "call_1" }] } }),
+    });
+    expect(update.status).toBe(200);
+    const state = await h.client.threads.getState<{ title: string; messages: { type: string }[] }>(t.thread_id);
+    expect(state.values.title).toBe("Serialized hello");
+    expect(state.values.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "human", "human", "ai", "ai", "tool"]);
   });
 });

@@ -53,9 +53,8 @@ function unsavedInput(stored: unknown[], input: unknown): unknown[] {
 /**
  * Completes what an interrupted run (cancel, error, timeout, crash) left behind:
  *
- * - A first run that ended untitled (TITLE_INSTANT off, or stopped before its first step) would
- *   leave the thread untitled forever: once a second message is sent no automatic title is due.
- *   It gets the fallback title from the user's first message.
+ * - A first run that ended untitled (TITLE_INSTANT off, or stopped before its first step) gets the
+ *   fallback title from the user's first message now, not only with the next message's run.
  * - A run stopped before its first step stored the user's message: the message is written, so
  *   nothing the user sent is lost.
  * - A title only in the latest checkpoint's pending writes (a crash between a step's writes and

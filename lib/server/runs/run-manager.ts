@@ -408,7 +408,10 @@ export class RunManager {
         let snap = await graph.getState(threadConfig(threadId));
         const now = await registry.find(threadId);
         const pin = { title: now?.title ?? "", source: USER };
-        if ((now?.pin_pending || pinLeftBehind(now && registry.titleOf(now), snap)) && decideTitle(titleFactOf(snap.values), pin).accept) {
+        // A branch left the pin behind, unless an idle-thread write was cut (sync_pending): then
+        // the checkpoint is the newer side (a regenerate or an Undo that reached it) and is mirrored.
+        const leftBehind = !now?.sync_pending && pinLeftBehind(now && registry.titleOf(now), snap);
+        if ((now?.pin_pending || leftBehind) && decideTitle(titleFactOf(snap.values), pin).accept) {
           await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
           // Only that very title is settled: a newer rename keeps its flag.
           await registry.clearPendingPinIf(threadId, pin.title);

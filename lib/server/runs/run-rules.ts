@@ -28,9 +28,14 @@ export function checkClientStateKeys(keys: Iterable<string>, where: string) {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Why a message object's fields would fail later, inside the run (or be stored as they are), or null. */
-function messageFieldProblem(m: Record<string, unknown>): string | null {
+function messageFieldProblem(message: Record<string, unknown>): string | null {
+  // A LangChain-serialized message (`new HumanMessage(…)` through the SDK): its fields are its kwargs.
+  const serialized = message.lc === 1 && message.type === "constructor";
+  if (serialized && !isPlainObject(message.kwargs)) return "kwargs must be an object";
+  const m = serialized ? (message.kwargs as Record<string, unknown>) : message;
   const { content } = m;
-  if (content !== undefined && typeof content !== "string") {
+  // (An AI message that only calls tools may carry null content.)
+  if (content !== undefined && content !== null && typeof content !== "string") {
     if (!Array.isArray(content)) return "content must be a string or a list of content blocks";
     if (content.some((b) => typeof b !== "string" && !(isPlainObject(b) && typeof b.type === "string"))) return "each content block must be a string or an object with a string type";
   }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
+import { writeTitleToCheckpoint } from "../graph";
 import { ScriptedModel, collect, createHarness, human, sleep, type Harness } from "../test-harness";
 
 let h: Harness;
@@ -264,6 +265,27 @@ describe("restart repair", () => {
     expect((await h.api.q.getThread(t.thread_id))?.pin_pending).toBe(0);
     // Its events died with the process: joining it is a 404, not an empty stream.
     await expect(collect(h.client.runs.joinStream(t.thread_id, "00000000-0000-4000-8000-000000000001"))).rejects.toThrow(/404/);
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a regenerate cut between the checkpoint and the list (sync_pending) is mirrored at the next start, not undone by the old pin", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Before the crash") });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Garden" } });
+    // What a regenerate that died after its checkpoint write leaves: the checkpoint has the new
+    // automatic title, the list still the pin, and the write's mark.
+    await h.api.q.setSyncPending(t.thread_id, true);
+    await writeTitleToCheckpoint(h.api.graph, t.thread_id, "Vegetable garden plan", { kind: "model", model: "scripted" });
+    const dir = h.dir;
+    await h.crash();
+
+    h = createHarness({ dir });
+    await h.api.ready;
+    const fact = { title: "Vegetable garden plan", title_source: { kind: "model", model: "scripted" } };
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject(fact);
+    expect(await listed(t.thread_id)).toEqual(fact);
     await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -74,7 +74,7 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
       }
       let head = await api.graph.getState(threadConfig(id));
       // An update from an earlier checkpoint branches the thread; the pin comes along.
-      const registered = api.registry.titleOf(await api.registry.get(id));
+      const registered = checkpoint?.checkpoint_id ? api.registry.titleOf(await api.registry.get(id)) : null;
       if (pinLeftBehind(registered, head)) {
         config = await writeTitleToCheckpoint(api.graph, id, registered.title, { kind: "user" });
         head = await api.graph.getState(threadConfig(id));
