@@ -80,11 +80,11 @@ export function createTitleMiddleware({ config = DEFAULT_TITLE_CONFIG, titler = 
     const users = (state.messages ?? []).filter(isRealUserMessage);
     if (!users.length) return;
     // A later prompt of a titled thread is not due (first-prompt); one still untitled (a first
-    // run with several messages, or messages written before any run) is. State says which, cheaply.
+    // run with several messages, or messages written before any run) is. State says which, before
+    // the pin is read: a pin stops the call below anyway.
     if (config.cadence === "first-prompt" && users.length > 1 && state.title?.trim()) return;
     const current = await currentTitle(state, runtime.context);
     const untitled = !current.title?.trim();
-    if (config.cadence === "first-prompt" && users.length > 1 && !untitled) return;
     if (current.source?.kind === "user") return;
     if (config.cadence === "first-prompt" && current.source?.kind === "model") return;
     const first = users[0];

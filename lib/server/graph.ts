@@ -1,5 +1,5 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { StateSnapshot } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import { sameTitleFact, titleFactOf, type TitleFact, type TitleSource } from "@/lib/title";
 import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
 import { toJsonValue } from "./store/serde";
@@ -64,6 +64,11 @@ export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string
  */
 export function pinLeftBehind(registered: TitleFact | null | undefined, head: StateSnapshot): registered is TitleFact & { title: string } {
   return registered?.source?.kind === "user" && Boolean(registered.title) && !sameTitleFact(titleFactOf(head.values), registered);
+}
+
+/** Whether `ref` names a stored checkpoint of the thread (no id names the latest, which needs no check). */
+export async function checkpointExists(checkpointer: BaseCheckpointSaver, threadId: string, ref: { checkpoint_id?: string; checkpoint_ns?: string } | undefined): Promise<boolean> {
+  return !ref?.checkpoint_id || Boolean(await checkpointer.getTuple(threadConfig(threadId, ref)));
 }
 
 export function checkpointJson(config: RunnableConfig | undefined) {

@@ -3,7 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { nowIso } from "../store/clock";
 import { conflict, notFound } from "../http/errors";
 import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
-import { pinLeftBehind, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { checkpointExists, pinLeftBehind, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
 import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
@@ -91,9 +91,7 @@ export class RunManager {
       await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
     }
     const checkpoint = checkpointOf(body);
-    if (checkpoint?.checkpoint_id && !(await checkpointer.getTuple(threadConfig(threadId, checkpoint)))) {
-      throw notFound(`Checkpoint ${checkpoint.checkpoint_id} of thread ${threadId}`);
-    }
+    if (!(await checkpointExists(checkpointer, threadId, checkpoint))) throw notFound(`Checkpoint ${checkpoint!.checkpoint_id} of thread ${threadId}`);
     const exists = await registry.find(threadId);
     // From here on no await until the run holds its place in the lane: the busy check and the
     // reservation are atomic. The run starts only once its row is stored (`stored`).

@@ -2,7 +2,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import type { z } from "zod";
 import type { Api } from "../../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
-import { checkpointJson, pinLeftBehind, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
+import { checkpointExists, checkpointJson, pinLeftBehind, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
 import { intParam, readBody, type Handler } from "../http";
 import { checkClientMessages, checkClientStateKeys } from "../../runs/run-rules";
 import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
@@ -55,9 +55,7 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
     throw unprocessable(`as_node must be one of ${Object.keys(api.graph.nodes).join(", ")}`);
   }
   const checkpoint = checkpointOf(body);
-  if (checkpoint?.checkpoint_id && !(await api.checkpointer.getTuple(threadConfig(id, checkpoint)))) {
-    throw notFound(`Checkpoint ${checkpoint.checkpoint_id}`);
-  }
+  if (!(await checkpointExists(api.checkpointer, id, checkpoint))) throw notFound(`Checkpoint ${checkpoint!.checkpoint_id}`);
   return api.runs.exclusive(
     id,
     async () => {
@@ -117,7 +115,7 @@ async function history(ctx: Parameters<Handler>[0], opts: { limit: number; befor
   const before = typeof opts.before === "string" ? { checkpoint_id: opts.before } : opts.before;
   // An unknown checkpoint is a 404, as for GET /state/{checkpoint_id}: not the whole history.
   for (const ref of [opts.checkpoint, before]) {
-    if (ref?.checkpoint_id && !(await ctx.api.checkpointer.getTuple(threadConfig(id, ref)))) throw notFound(`Checkpoint ${ref.checkpoint_id}`);
+    if (!(await checkpointExists(ctx.api.checkpointer, id, ref))) throw notFound(`Checkpoint ${ref!.checkpoint_id}`);
   }
   const out = [];
   for await (const snap of ctx.api.graph.getStateHistory(threadConfig(id, opts.checkpoint), {
