@@ -3,6 +3,7 @@ import * as RadixTooltip from "@radix-ui/react-tooltip";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
+import { useToastFocusReturn } from "@/lib/client/use-toast-focus-return";
 
 /**
  * Toasts sit above the composer, never over the box being typed in: on a phone they span the width
@@ -20,6 +21,7 @@ export function Providers({ children }: { children: ReactNode }) {
         defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: 1 } },
       }),
   );
+  useToastFocusReturn();
   return (
     <QueryClientProvider client={queryClient}>
       <RadixTooltip.Provider delayDuration={400}>{children}</RadixTooltip.Provider>

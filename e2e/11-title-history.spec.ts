@@ -90,6 +90,31 @@ test("the rename toast's Undo restores the previous title with its original sour
   await expect(sidebar.rowLock(id)).toHaveCount(0);
 });
 
+test("after a toast's Undo the focus goes back at once: a menu opened right after stays open, and typing goes on in the box", async ({ page, chat, sidebar }) => {
+  const text = "Which herbs grow on a north-facing windowsill";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  const undo = () => page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" });
+
+  // Sonner hands the focus back when its last toast has gone (~200 ms after the click): without
+  // the hand-back at the click, that closes a menu opened in the meantime.
+  await sidebar.rename(id, "Shade herbs");
+  await undo().click();
+  await sidebar.openMenu(id);
+  await page.waitForTimeout(600);
+  await expect(page.getByTestId("row-menu")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+
+  // Nor does it take the caret from the message box the user went on to type in.
+  await sidebar.rename(id, "Shade herbs");
+  await undo().click();
+  await chat.input.click();
+  await page.keyboard.type("mint and parsley", { delay: 60 });
+  await expect(chat.input).toBeFocused();
+  await expect(chat.input).toHaveValue("mint and parsley");
+});
+
 test("a search that finds a row by an earlier title says so on the row and in its tooltip", async ({ page, chat, sidebar }) => {
   const word = `quokka${Date.now().toString(36)}`;
   const text = `Seeing a ${word} near Perth`;

@@ -61,8 +61,12 @@ export class ChatPage {
     await this.page.getByTestId("attach-input").setInputFiles(files);
   }
 
-  /** Types and sends with Enter. */
+  /**
+   * Types and sends with Enter, once the box is live and its kept draft and files are back: an
+   * Enter before the kept files are read sends nothing (the box waits for them).
+   */
   async send(text: string) {
+    await expect(this.input).toHaveAttribute("data-draft-restored", "true");
     await this.input.fill(text);
     await this.input.press("Enter");
   }
