@@ -115,6 +115,31 @@ test("after a toast's Undo the focus goes back at once: a menu opened right afte
   await expect(chat.input).toHaveValue("mint and parsley");
 });
 
+test("a rename made while the answer streams offers Undo too, which brings the first message's title back once the answer is finished", async ({ page, chat, sidebar }) => {
+  const text = "Explain how a ground source heat pump is installed, step by step, for a homeowner";
+  const id = await chat.startConversation(text);
+  // The server's title, not the browser's instant one (no Undo to a title still being worked out).
+  await expect(sidebar.row(id)).toHaveAttribute("data-title-source", "fallback");
+  await expect(sidebar.row(id)).not.toHaveAttribute("data-pending", "true");
+  expect(await chat.isStreaming()).toBe(true);
+
+  await sidebar.rename(id, "Ground heat");
+  await page.locator("[data-sonner-toast]").filter({ hasText: "Renamed to “Ground heat”" }).getByRole("button", { name: "Undo" }).click();
+  const waiting = page.locator("[data-sonner-toast]").filter({ hasText: `The title goes back to “${fallbackTitle(text)}” when the answer is finished.` });
+  await expect(waiting).toBeVisible();
+  expect(await chat.isStreaming(), "undone while the answer was still streaming").toBe(true);
+
+  await chat.waitForAnswerToFinish();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+  await expect(sidebar.row(id)).toHaveAttribute("data-title-source", "fallback");
+  await expect(waiting).toHaveCount(0);
+  expect(await titleFromApi(id)).toEqual({ title: fallbackTitle(text), title_source: { kind: "fallback" } });
+  await page.reload();
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(sidebar.rowLock(id)).toHaveCount(0);
+});
+
 test("a search that finds a row by an earlier title says so on the row and in its tooltip", async ({ page, chat, sidebar }) => {
   const word = `quokka${Date.now().toString(36)}`;
   const text = `Seeing a ${word} near Perth`;

@@ -72,7 +72,7 @@ describe("rename Undo", () => {
     expect(await stateFact(id)).toEqual({ title: "Roses", source: USER });
   });
 
-  it("offers no Undo for a rename made while a run is going (a restore would be refused until it ends)", async () => {
+  it("a rename made while a run is going offers Undo too, which waits for the run to end and then brings the previous title back", async () => {
     await h.close();
     h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
     const t = await h.client.threads.create();
@@ -80,8 +80,20 @@ describe("rename Undo", () => {
     await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
     recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
     expect(await renameThread(qc, t.thread_id, "Garden")).toEqual({ ok: true, title: "Garden" });
-    expect(toastMock).not.toHaveBeenCalled();
-    await h.client.runs.join(t.thread_id, run.run_id);
+    expect(toastMock).toHaveBeenCalledTimes(1);
+    const [, options] = toastMock.mock.calls[0] as [string, ToastAction];
+    expect(options.action.label).toBe("Undo");
+
+    options.action.onClick();
+    // Said at once, while the run still goes; the restore is sent only once it has ended.
+    await vi.waitFor(() => expect(toastMock).toHaveBeenCalledWith("The title goes back to “Plan a garden” when the answer is finished.", expect.anything()));
+    expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("running");
+    await vi.waitFor(() => expect(toastMock.dismiss).toHaveBeenCalledWith(`undo-waits:${t.thread_id}`), { timeout: 10_000 });
+    expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("success");
+    expect(toastMock.error).not.toHaveBeenCalled();
+    expect(await stateFact(t.thread_id)).toEqual({ title: "Plan a garden", source: FALLBACK });
+    expect((await h.client.threads.get(t.thread_id)).values).toMatchObject({ title: "Plan a garden", title_source: FALLBACK });
+    expect(getPatches(qc)[t.thread_id]?.server?.fact).toEqual({ title: "Plan a garden", source: FALLBACK });
   });
 
   it("offers no Undo when there is nothing to go back to", () => {

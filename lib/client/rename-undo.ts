@@ -3,7 +3,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { sameTitleFact, type TitleFact } from "@/lib/title";
 import { graphemesOf } from "@/lib/title/graphemes";
-import { apiErrorCode } from "./api-client";
+import { apiErrorCode, loadBrowserClient } from "./api-client";
 import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
@@ -32,13 +32,34 @@ export function withdrawRenameUndo(threadId: string, mark: number) {
 }
 
 /**
+ * Waits until the thread has no run pending or running: each one found is joined, and the list is
+ * read again after them (a queued run starts as the one before it ends), a bounded number of times.
+ */
+async function waitForThreadRuns(threadId: string): Promise<void> {
+  const client = await loadBrowserClient();
+  for (let round = 0; round < 10; round++) {
+    const going = (await client.runs.list(threadId, { limit: 50 })).filter((r) => r.status === "pending" || r.status === "running");
+    if (going.length === 0) return;
+    for (const r of going) await client.runs.join(threadId, r.run_id);
+  }
+}
+
+/**
  * Undo puts back the previous title WITH its source (a plain rename would pin it as the user's):
  * undoing a rename of an AI title unpins the conversation again. The server checks the pair is
  * from the thread's history and that the renamed title is still current (409 otherwise).
+ * A rename made while an answer was being written (`afterRuns`) is a pin the run writes in when it
+ * ends, and the server refuses a restore until then: that Undo says so and waits for the thread's
+ * runs to finish first.
  */
-export async function undoRename(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact): Promise<boolean> {
+export async function undoRename(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, { afterRuns = false } = {}): Promise<boolean> {
   if (!previous.title || !previous.source) return false;
+  const waiting = `undo-waits:${threadId}`;
   try {
+    if (afterRuns) {
+      toast(`The title goes back to “${toastTitle(previous.title)}” when the answer is finished.`, { id: waiting, duration: Infinity });
+      await waitForThreadRuns(threadId);
+    }
     const fact = await requestTitleRestore(threadId, { title: previous.title, source: previous.source }, renamed);
     recordServerTitle(qc, threadId, fact);
     return true;
@@ -50,6 +71,8 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
         : `Couldn't undo the rename. ${isRequestFailure(err) ? errorTextForPeople(err) : "Try again in a moment."}`,
     );
     return false;
+  } finally {
+    if (afterRuns) toast.dismiss(waiting);
   }
 }
 
@@ -59,8 +82,11 @@ export function toastTitle(title: string): string {
   return g.length <= 60 ? title : `${g.slice(0, 57).join("").trimEnd()}…`;
 }
 
-/** The rename toast. Offered only when there is a confirmed earlier title to go back to. */
-export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark()) {
+/**
+ * The rename toast. Offered only when there is a confirmed earlier title to go back to; `afterRuns`
+ * for a rename made while a run was going (see undoRename).
+ */
+export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark(), { afterRuns = false } = {}) {
   if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
   shownFor.set(threadId, mark);
   const gone = () => {
@@ -69,7 +95,7 @@ export function offerRenameUndo(qc: QueryClient, threadId: string, previous: Tit
   toast(`Renamed to “${toastTitle(renamed.title ?? "")}”`, {
     id: undoToastId(threadId),
     duration: UNDO_MS,
-    action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed) },
+    action: { label: "Undo", onClick: () => void undoRename(qc, threadId, previous, renamed, { afterRuns }) },
     onDismiss: gone,
     onAutoClose: gone,
   });

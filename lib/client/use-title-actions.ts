@@ -33,11 +33,11 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     const settled = fact.title ? fact : { title: local.title, source: { kind: "user" as const } };
     recordServerTitle(qc, threadId, settled);
     clearOwnEdit();
-    // No Undo for a title still being worked out (the browser's own instant title) or while a run
-    // is going (the rename is then a pending pin, and a restore is refused until the run ends).
+    // No Undo for a title still being worked out (the browser's own instant title). While a run is
+    // going the rename is a pending pin, and its Undo waits for the run to end (undoRename).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
     // Undo is a Threadline route (title/restore): not in front of a LangGraph server.
-    if (!before.pending && !pendingPin && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled, mark);
+    if (!before.pending && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled, mark, { afterRuns: pendingPin });
     return { ok: true, title: settled.title ?? "" };
   } catch (err) {
     clearOwnEdit();
