@@ -15,6 +15,15 @@ import { toJson } from "./serde";
  * (`pin_pending`): then the registry is ahead and the run manager owes the checkpoint a write.
  */
 
+/**
+ * A rename accepted during a run (`pin_pending`) is the thread's title from that moment, though the
+ * run's checkpoint (which the values mirror) gets it only when the run ends.
+ */
+function withPendingPin(row: ThreadRow, values: unknown): unknown {
+  if (!row.pin_pending || !values || typeof values !== "object" || Array.isArray(values)) return values;
+  return { ...values, title: row.title, title_source: parse(row.title_source, null) };
+}
+
 const parse = <T>(s: string | null | undefined, fallback: T): T => {
   if (s == null) return fallback;
   try {
@@ -175,7 +184,7 @@ export class Registry {
       status: row.status,
       config: {},
       context: {},
-      values: "values_json" in row ? parse(row.values_json, null) : undefined,
+      values: "values_json" in row ? withPendingPin(row, parse(row.values_json, null)) : undefined,
       interrupts: parse(row.interrupts_json, {}),
     };
     const out: Record<string, unknown> = opts.select ? Object.fromEntries(opts.select.map((k) => [k, full[k]])) : full;

@@ -256,6 +256,23 @@ function jsonOfColumn(column: string, d: StoreDialect): Sql {
   return d === "postgres" ? sql`${col}::json` : sql`CASE WHEN json_valid(${col}) THEN json(${col}) END`;
 }
 
+/**
+ * The thread's values, with a rename accepted during a run (`pin_pending`) in place of the title
+ * the run's checkpoint still holds, as Registry.threadJson shows them: the pin is the thread's
+ * title from the moment it is accepted; the checkpoint gets it when the run ends.
+ */
+function valuesWithPendingPin(d: StoreDialect): Sql {
+  const values = jsonOfColumn("t.values_json", d);
+  if (d === "postgres") {
+    return sql`CASE WHEN t.pin_pending = 1 AND jsonb_typeof(t.values_json::jsonb) = 'object'
+      THEN jsonb_set(jsonb_set(t.values_json::jsonb, '{title}', to_jsonb(t.title)), '{title_source}', COALESCE(t.title_source::jsonb, 'null'::jsonb))::json
+      ELSE ${values} END`;
+  }
+  return sql`CASE WHEN t.pin_pending = 1 AND json_valid(t.values_json) AND json_type(t.values_json) = 'object'
+    THEN json_set(t.values_json, '$.title', t.title, '$.title_source', ${jsonOfColumn("t.title_source", d)})
+    ELSE ${values} END`;
+}
+
 /** One `extract` path as a JSON-valued expression (NULL when the path is missing); title/title_source come from the projection. */
 function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
   const [root, ...rest] = path.split(".");
@@ -302,7 +319,7 @@ export function threadJsonColumn(q: Pick<ThreadQuery, "select" | "extract">, d: 
     status: sql.ref("t.status"),
     config: empty,
     context: empty,
-    values: jsonOfColumn("t.values_json", d),
+    values: valuesWithPendingPin(d),
     interrupts: orEmpty(jsonOfColumn("t.interrupts_json", d)),
   };
   const keys = q.select ? [...new Set(q.select)].filter((k): k is keyof typeof fields => k in fields) : THREAD_OBJECT_KEYS;

@@ -34,6 +34,10 @@ beforeAll(async () => {
   // A pinned title with characters JSON escapes.
   await make("renamed");
   await h.client.threads.updateState(ids.renamed, { values: { title: 'Tabs, "quotes" & emoji 🎉 — ünïcödé' } });
+  // A rename accepted during a run, not yet in the checkpoint (pin_pending): the values show it.
+  await make("pin pending");
+  await h.client.runs.wait(ids["pin pending"], "agent", { input: human("Sourdough hydration for a beginner loaf") });
+  await h.sql(`UPDATE tl_threads SET title = 'Pinned "during" a run', title_source = '{"kind":"user"}', pin_pending = 1 WHERE thread_id = '${ids["pin pending"]}'`);
   // An interrupted thread's interrupts (written under the API: the graph here never interrupts).
   await make("interrupted");
   await h.sql(`UPDATE tl_threads SET interrupts_json = '{"task-1":[{"value":{"question":"Continue?"},"id":"i-1"}]}', status = 'interrupted' WHERE thread_id = '${ids.interrupted}'`);
@@ -116,6 +120,8 @@ describe("a search page written by the database", () => {
     expect(byId[ids.empty].values).toBeNull();
     expect(byId[ids.interrupted].interrupts).toEqual({ "task-1": [{ value: { question: "Continue?" }, id: "i-1" }] });
     expect((byId[ids.renamed].values as { title: string }).title).toBe('Tabs, "quotes" & emoji 🎉 — ünïcödé');
+    expect(byId[ids["pin pending"]].values).toMatchObject({ title: 'Pinned "during" a run', title_source: { kind: "user" } });
+    expect(((byId[ids["pin pending"]].values as { messages: unknown[] }).messages ?? []).length).toBe(2);
     expect((byId[ids["odd metadata"]].metadata as { unicode: string }).unicode).toContain("😀 \u0001");
     expect(((byId[ids.answered].values as { messages: unknown[] }).messages ?? []).length).toBe(2);
     expect((byId[ids["no activity"]] as { activity_at?: string | null }).activity_at).toBeNull();

@@ -158,6 +158,11 @@ describe("rename while the first run is streaming", () => {
           // Recorded at once: the list shows it while the run is still going.
           expect((await h.client.threads.get(t.thread_id)).status).toBe("busy");
           expect(await listed(t.thread_id)).toEqual({ title: "Garden plans", title_source: USER });
+          // The thread as get and a plain search give it: its values carry the pin, not the run's title.
+          const got = await h.client.threads.get<TitleValues>(t.thread_id);
+          expect(got.values).toMatchObject({ title: "Garden plans", title_source: USER });
+          const [found] = await h.client.threads.search<TitleValues>({ ids: [t.thread_id] });
+          expect(found.values).toMatchObject({ title: "Garden plans", title_source: USER });
         }
       }
       expect(renamed).toMatchObject({ title: "Garden plans", title_source: USER, pending: true });
