@@ -26,6 +26,7 @@ const POSTGRES_SUITES = [
   "lib/server/store/search-plan.test.ts",
   "lib/server/store/search-order.test.ts",
   "lib/server/store/starred-page.test.ts",
+  "lib/server/store/schema-shape.test.ts",
   "lib/server/store/thread-json.test.ts",
   "lib/server/store/migration-upgrade.test.ts",
   "lib/server/store/search-index-upgrade.test.ts",
