@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { sql, type ColumnDefinitionBuilder, type Transaction } from "kysely";
 import type { RegistryDb, Store, StoreDialect } from "./db";
 import { searchTerms } from "@/lib/title/search-words";
 import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER } from "./search-terms";
@@ -46,78 +46,123 @@ const run = async (db: Db, ddl: string) => {
   for (const stmt of ddl.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await sql.raw(stmt).execute(db);
 };
 
-const SQLITE_TABLES = `
-CREATE TABLE IF NOT EXISTS tl_threads (
-  thread_id TEXT PRIMARY KEY,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  metadata TEXT NOT NULL DEFAULT '{}',
-  status TEXT NOT NULL DEFAULT 'idle',
-  values_json TEXT,
-  interrupts_json TEXT,
-  title TEXT,
-  title_source TEXT,
-  pin_pending INTEGER NOT NULL DEFAULT 0,
-  activity_at TEXT
-);
-CREATE INDEX IF NOT EXISTS tl_threads_updated ON tl_threads (updated_at, thread_id);
-CREATE INDEX IF NOT EXISTS tl_threads_created ON tl_threads (created_at, thread_id);
-CREATE INDEX IF NOT EXISTS tl_threads_status ON tl_threads (status);
-CREATE TABLE IF NOT EXISTS tl_title_revisions (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  thread_id TEXT NOT NULL,
-  title TEXT NOT NULL,
-  source TEXT,
-  at TEXT NOT NULL,
-  terms TEXT NOT NULL DEFAULT '',
-  UNIQUE (thread_id, title)
-);
-CREATE TABLE IF NOT EXISTS tl_thread_activity (
-  thread_id TEXT NOT NULL,
-  at TEXT NOT NULL,
-  PRIMARY KEY (thread_id, at)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tl_runs (
-  run_id TEXT PRIMARY KEY,
-  thread_id TEXT NOT NULL,
-  assistant_id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  metadata TEXT NOT NULL DEFAULT '{}',
-  kwargs TEXT NOT NULL DEFAULT '{}',
-  multitask_strategy TEXT,
-  error TEXT
-);
-CREATE INDEX IF NOT EXISTS tl_runs_thread ON tl_runs (thread_id, created_at);
-CREATE INDEX IF NOT EXISTS tl_runs_status ON tl_runs (status);
-CREATE TABLE IF NOT EXISTS tl_title_requests (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  thread_id TEXT NOT NULL,
-  at TEXT NOT NULL,
-  model TEXT NOT NULL,
-  purpose TEXT NOT NULL,
-  system TEXT,
-  user TEXT NOT NULL,
-  max_tokens INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  title TEXT,
-  reason TEXT,
-  latency_ms INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tl_title_requests_thread ON tl_title_requests (thread_id, id);
-CREATE TABLE IF NOT EXISTS tl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tl_api_keys (
-  id TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  last_four TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE INDEX IF NOT EXISTS tl_api_keys_user ON tl_api_keys (user_id)
-`;
+/**
+ * The tables and indexes of migration 1, written once for both dialects with Kysely's schema
+ * builder; what the dialects need differently is said where it differs. `IF NOT EXISTS`
+ * throughout: on a SQLite file from an unversioned release the tables are there already (columns
+ * those releases added later are added by SQLITE_ADDED_COLUMNS). Postgres: ids and instants
+ * compare byte-wise (COLLATE "C") as they do in SQLite, so list order and cursors agree across
+ * dialects; title search's tsvector is built from the folded terms as they are (array_to_tsvector:
+ * no parser, so `c++` and emoji stay whole lexemes), GIN-indexed. schema-shape.test.ts holds what
+ * this creates on each database.
+ */
+async function createTables(db: Db, dialect: StoreDialect) {
+  const pg = dialect === "postgres";
+  // Ids and instants: byte-wise order on Postgres too.
+  const key = pg ? sql`text collate "C"` : sql`text`;
+  const serial = (c: ColumnDefinitionBuilder) => (pg ? c.generatedAlwaysAsIdentity().primaryKey() : c.primaryKey().autoIncrement());
+  const s = db.schema;
+  await s
+    .createTable("tl_threads")
+    .ifNotExists()
+    .addColumn("thread_id", key, (c) => c.primaryKey())
+    .addColumn("created_at", key, (c) => c.notNull())
+    .addColumn("updated_at", key, (c) => c.notNull())
+    .addColumn("metadata", "text", (c) => c.notNull().defaultTo("{}"))
+    .addColumn("status", "text", (c) => c.notNull().defaultTo("idle"))
+    .addColumn("values_json", "text")
+    .addColumn("interrupts_json", "text")
+    .addColumn("title", "text")
+    .addColumn("title_source", "text")
+    .addColumn("pin_pending", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("activity_at", key)
+    .addColumn("sync_pending", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  for (const [name, columns] of [
+    ["tl_threads_updated", ["updated_at", "thread_id"]],
+    ["tl_threads_created", ["created_at", "thread_id"]],
+    ["tl_threads_status", ["status"]],
+  ] as const) {
+    await s.createIndex(name).ifNotExists().on("tl_threads").columns([...columns]).execute();
+  }
+  // The restart repair's scan (SQLite reads the status index and the flags instead).
+  if (pg) {
+    await s.createIndex("tl_threads_repair").on("tl_threads").column("thread_id").where(sql<boolean>`status = 'busy' OR pin_pending = 1 OR sync_pending = 1`).execute();
+  }
+  await s
+    .createTable("tl_title_revisions")
+    .ifNotExists()
+    .addColumn("id", "integer", serial)
+    .addColumn("thread_id", key, (c) => c.notNull())
+    .addColumn("title", "text", (c) => c.notNull())
+    .addColumn("source", "text")
+    .addColumn("at", key, (c) => c.notNull())
+    .addColumn("terms", "text", (c) => c.notNull().defaultTo(""))
+    .addUniqueConstraint("tl_title_revisions_thread_id_title_key", ["thread_id", "title"])
+    // SQLite indexes the terms with FTS5 instead (ensureSearchIndex).
+    .$call((t) => (pg ? t.addColumn("terms_tsv", sql`tsvector`, (c) => c.generatedAlwaysAs(sql`array_to_tsvector(string_to_array(terms, ' '))`).stored()) : t))
+    .execute();
+  if (pg) await s.createIndex("tl_title_revisions_search").on("tl_title_revisions").using("gin").column("terms_tsv").execute();
+  await s
+    .createTable("tl_thread_activity")
+    .ifNotExists()
+    .addColumn("thread_id", key, (c) => c.notNull())
+    .addColumn("at", key, (c) => c.notNull())
+    .addPrimaryKeyConstraint("tl_thread_activity_pkey", ["thread_id", "at"])
+    .$call((t) => (pg ? t : t.modifyEnd(sql`without rowid`)))
+    .execute();
+  await s
+    .createTable("tl_runs")
+    .ifNotExists()
+    .addColumn("run_id", key, (c) => c.primaryKey())
+    .addColumn("thread_id", key, (c) => c.notNull())
+    .addColumn("assistant_id", "text", (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("created_at", key, (c) => c.notNull())
+    .addColumn("updated_at", key, (c) => c.notNull())
+    .addColumn("metadata", "text", (c) => c.notNull().defaultTo("{}"))
+    .addColumn("kwargs", "text", (c) => c.notNull().defaultTo("{}"))
+    .addColumn("multitask_strategy", "text")
+    .addColumn("error", "text")
+    .execute();
+  await s.createIndex("tl_runs_thread").ifNotExists().on("tl_runs").columns(["thread_id", "created_at"]).execute();
+  await s.createIndex("tl_runs_status").ifNotExists().on("tl_runs").column("status").execute();
+  await s
+    .createTable("tl_title_requests")
+    .ifNotExists()
+    .addColumn("id", "integer", serial)
+    .addColumn("thread_id", key, (c) => c.notNull())
+    .addColumn("at", "text", (c) => c.notNull())
+    .addColumn("model", "text", (c) => c.notNull())
+    .addColumn("purpose", "text", (c) => c.notNull())
+    .addColumn("system", "text")
+    .addColumn("user", "text", (c) => c.notNull())
+    .addColumn("max_tokens", "integer", (c) => c.notNull())
+    .addColumn("outcome", "text", (c) => c.notNull())
+    .addColumn("title", "text")
+    .addColumn("reason", "text")
+    .addColumn("latency_ms", "integer", (c) => c.notNull())
+    .execute();
+  await s.createIndex("tl_title_requests_thread").ifNotExists().on("tl_title_requests").columns(["thread_id", "id"]).execute();
+  await s
+    .createTable("tl_meta")
+    .ifNotExists()
+    .addColumn("key", "text", (c) => c.primaryKey())
+    .addColumn("value", "text", (c) => c.notNull())
+    .execute();
+  await s
+    .createTable("tl_api_keys")
+    .ifNotExists()
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("user_id", "text", (c) => c.notNull())
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("key_hash", "text", (c) => c.notNull().unique())
+    .addColumn("last_four", "text", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("revoked_at", "text")
+    .execute();
+  await s.createIndex("tl_api_keys_user").ifNotExists().on("tl_api_keys").column("user_id").execute();
+}
 
 /** Columns the unversioned releases added over time; ALTER TABLE has no IF NOT EXISTS in SQLite. */
 const SQLITE_ADDED_COLUMNS: { table: string; column: string; ddl: string }[] = [
@@ -163,101 +208,20 @@ export async function ensureSearchIndex(db: Db, dialect: StoreDialect) {
     .execute();
 }
 
+/** The list's order (after the columns older SQLite files lacked are added). */
+const createActivityIndex = (db: Db) => db.schema.createIndex("tl_threads_activity").ifNotExists().on("tl_threads").columns(["activity_at", "thread_id"]).execute();
+
 async function sqliteInitial(db: Db) {
-  await run(db, SQLITE_TABLES);
+  await createTables(db, "sqlite");
   for (const { table, column, ddl } of SQLITE_ADDED_COLUMNS) {
     const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
     if (!cols.rows.some((c) => c.name === column)) await sql.raw(ddl).execute(db);
   }
   // Older builds did not tell activity from renames; their last touch is the best guess there is.
   await sql`UPDATE tl_threads SET activity_at = updated_at WHERE activity_at IS NULL`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS tl_threads_activity ON tl_threads (activity_at, thread_id)`.execute(db);
+  await createActivityIndex(db);
   await ensureSearchIndex(db, "sqlite");
 }
-
-/*
- * Postgres: the same tables. Ids and instants compare byte-wise (COLLATE "C") as they do in
- * SQLite, so list order and cursors agree across dialects. Title search: the terms column holds
- * the folded terms (lib/title/search-words.ts), and the tsvector is built from them as they are
- * (array_to_tsvector: no parser, so `c++` and emoji stay whole lexemes), GIN-indexed.
- */
-const POSTGRES_TABLES = `
-CREATE TABLE tl_threads (
-  thread_id TEXT COLLATE "C" PRIMARY KEY,
-  created_at TEXT COLLATE "C" NOT NULL,
-  updated_at TEXT COLLATE "C" NOT NULL,
-  metadata TEXT NOT NULL DEFAULT '{}',
-  status TEXT NOT NULL DEFAULT 'idle',
-  values_json TEXT,
-  interrupts_json TEXT,
-  title TEXT,
-  title_source TEXT,
-  pin_pending INTEGER NOT NULL DEFAULT 0,
-  activity_at TEXT COLLATE "C",
-  sync_pending INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX tl_threads_updated ON tl_threads (updated_at, thread_id);
-CREATE INDEX tl_threads_created ON tl_threads (created_at, thread_id);
-CREATE INDEX tl_threads_activity ON tl_threads (activity_at, thread_id);
-CREATE INDEX tl_threads_status ON tl_threads (status);
-CREATE INDEX tl_threads_repair ON tl_threads (thread_id) WHERE status = 'busy' OR pin_pending = 1 OR sync_pending = 1;
-CREATE TABLE tl_title_revisions (
-  id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  thread_id TEXT COLLATE "C" NOT NULL,
-  title TEXT NOT NULL,
-  source TEXT,
-  at TEXT COLLATE "C" NOT NULL,
-  terms TEXT NOT NULL DEFAULT '',
-  terms_tsv tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(terms, ' '))) STORED,
-  UNIQUE (thread_id, title)
-);
-CREATE INDEX tl_title_revisions_search ON tl_title_revisions USING GIN (terms_tsv);
-CREATE TABLE tl_thread_activity (
-  thread_id TEXT COLLATE "C" NOT NULL,
-  at TEXT COLLATE "C" NOT NULL,
-  PRIMARY KEY (thread_id, at)
-);
-CREATE TABLE tl_runs (
-  run_id TEXT COLLATE "C" PRIMARY KEY,
-  thread_id TEXT COLLATE "C" NOT NULL,
-  assistant_id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  created_at TEXT COLLATE "C" NOT NULL,
-  updated_at TEXT COLLATE "C" NOT NULL,
-  metadata TEXT NOT NULL DEFAULT '{}',
-  kwargs TEXT NOT NULL DEFAULT '{}',
-  multitask_strategy TEXT,
-  error TEXT
-);
-CREATE INDEX tl_runs_thread ON tl_runs (thread_id, created_at);
-CREATE INDEX tl_runs_status ON tl_runs (status);
-CREATE TABLE tl_title_requests (
-  id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  thread_id TEXT COLLATE "C" NOT NULL,
-  at TEXT NOT NULL,
-  model TEXT NOT NULL,
-  purpose TEXT NOT NULL,
-  system TEXT,
-  "user" TEXT NOT NULL,
-  max_tokens INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  title TEXT,
-  reason TEXT,
-  latency_ms INTEGER NOT NULL
-);
-CREATE INDEX tl_title_requests_thread ON tl_title_requests (thread_id, id);
-CREATE TABLE tl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE tl_api_keys (
-  id TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  last_four TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE INDEX tl_api_keys_user ON tl_api_keys (user_id)
-`;
 
 /*
  * Migration 2, for the read side at scale (search-sql.ts, buildSearch):
@@ -322,7 +286,8 @@ export const MIGRATIONS: Migration[] = [
     up: {
       sqlite: sqliteInitial,
       postgres: async (db) => {
-        await run(db, POSTGRES_TABLES);
+        await createTables(db, "postgres");
+        await createActivityIndex(db);
         await ensureSearchIndex(db, "postgres");
       },
     },
