@@ -12,9 +12,14 @@
 // title) and with no rows at all (`[]`): what the SDK's POST costs before any row, against the
 // plain GET /info.
 //
-//   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3]
+//   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3] [--server-node-args="--max-semi-space-size=64"]
+//
+// --server-log=<file> keeps the server's output there, each line stamped with the client's clock.
+// --server-node-args starts Threadline's `next start` with those V8/Node flags (e.g. a larger
+// young generation, to see what the minor GCs add to the p95s).
 //
 // Needs a build (`npx next build`).
+import fs from "node:fs";
 import http from "node:http";
 import { p50, p95 } from "../lib/stats.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
@@ -26,7 +31,11 @@ const samples = arg("samples", 300);
 const rounds = arg("rounds", 3);
 
 ensureBuild();
-const tl = await startTarget("threadline");
+const serverNodeArgs = process.argv.find((a) => a.startsWith("--server-node-args="))?.slice("--server-node-args=".length).split(/\s+/).filter(Boolean) ?? [];
+// --server-log=<file>: the server's output, line by line with the client's clock (ms), e.g. for --trace-gc.
+const serverLog = process.argv.find((a) => a.startsWith("--server-log="))?.slice("--server-log=".length);
+const onOutput = serverLog ? (line) => fs.appendFileSync(serverLog, `${performance.now().toFixed(1)} ${line}\n`) : undefined;
+const tl = await startTarget("threadline", {}, { nodeArgs: serverNodeArgs, onOutput });
 try {
   for (let i = 0; i < 50; i++) {
     const { thread_id } = await tl.client.threads.create();
