@@ -5,8 +5,9 @@ import { SEARCH_INDEX_VERSION, SEARCH_TOKENIZER } from "./search-terms";
 
 /**
  * Versioned schema migrations, run at start on either database, each in one transaction and
- * recorded in `tl_schema_migrations`. Append a migration to change the schema; never change what one
- * that has shipped creates (rewriting how it is written is fine while schema-shape.test.ts holds). Migration 1 is the schema as the first versioned release found it: on a file from an
+ * recorded in `tl_schema_migrations`. Append a migration to change the schema; never change what
+ * one that has shipped creates (rewriting how it is written is fine while schema-shape.test.ts
+ * holds). Migration 1 is the schema as the first versioned release found it: on a file from an
  * earlier release (tables there, no version table) it is idempotent and performs the upgrades
  * that used to be done ad hoc at every start (added columns, activity order, the search index).
  *
