@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
-import { sameTitleFact, titleFactOf, type TitleFact, type TitleSource } from "@/lib/title";
+import { titleFactOf, titleLeftBehind, type TitleFact, type TitleSource } from "@/lib/title";
 import { TITLE_WRITER_NODE } from "@/lib/agent/title-middleware";
 import { toJsonValue } from "./store/serde";
 
@@ -56,14 +56,9 @@ export async function writeTitleToCheckpoint(graph: AgentGraph, threadId: string
   return graph.updateState(config, values, titleWriterNode(graph));
 }
 
-/**
- * The thread's pin (its registry title, when a user's) missing from its latest checkpoint. A run or
- * state update from an earlier checkpoint (an edited or branched message) makes a branch that lacks
- * a rename made after that checkpoint; the pin belongs to the thread, not to a branch, so the
- * caller writes it into the new head.
- */
-export function pinLeftBehind(registered: TitleFact | null | undefined, head: StateSnapshot): registered is TitleFact & { title: string } {
-  return registered?.source?.kind === "user" && Boolean(registered.title) && !sameTitleFact(titleFactOf(head.values), registered);
+/** The title a branch's head should be given (lib/title's titleLeftBehind), or null. */
+export function branchTitleToCarry(registered: TitleFact | null | undefined, head: StateSnapshot) {
+  return titleLeftBehind(registered, titleFactOf(head.values));
 }
 
 /** Whether `ref` names a stored checkpoint of the thread (no id names the latest, which needs no check). */

@@ -29,6 +29,7 @@ describe("@/lib/title public API", () => {
         "parseTitleSource",
         "sameTitleFact",
         "titleFactOf",
+        "titleLeftBehind",
         "sanitizeTitleText",
         "shouldGenerateTitle",
         "stripThinkTags",

@@ -19,6 +19,6 @@ export { parseModelTitle } from "./parse";
 export { buildTitleRequest, type TitleRequest, type TitleRequestInput } from "./prompt";
 export { validateModelTitle, type TitleVerdict } from "./validate";
 export { shouldGenerateTitle } from "./generate";
-export { decideTitle, type TitleSourceKind, type TitleSource, type TitleFact } from "./precedence";
+export { decideTitle, titleLeftBehind, type TitleSourceKind, type TitleSource, type TitleFact } from "./precedence";
 export { normalizeUserTitle, USER_TITLE_MAX_CHARS } from "./user-title";
 export { parseTitleSource, titleFactOf, sameTitleFact } from "./fact";

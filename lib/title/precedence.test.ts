@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideTitle, type TitleFact, type TitleSourceKind } from "./precedence";
+import fc from "fast-check";
+import { decideTitle, titleLeftBehind, type TitleFact, type TitleSourceKind } from "./precedence";
 
 const CURRENT: Record<string, TitleFact> = {
   none: { title: null, source: null },
@@ -85,5 +86,56 @@ describe("decideTitle details", () => {
 
   it("a model title may replace a model title from another model", () => {
     expect(decideTitle(CURRENT.model, { title: "y", source: { kind: "model", model: "other" } }).accept).toBe(true);
+  });
+});
+
+describe("decideTitle for a run's values (fromRun)", () => {
+  const user = (title: string) => ({ title, source: { kind: "user" as const } });
+  it("a user title in a run's values is accepted only when it is the thread's title already", () => {
+    expect(decideTitle(CURRENT.user, user("My Title"), { fromRun: true }).accept).toBe(true);
+    // An older rename a branch brought back replaces neither a newer rename nor an automatic title.
+    for (const current of ["user", "fallback", "model", "none", "untracked", "user pin, no title"]) {
+      expect(decideTitle(CURRENT[current], user("An older rename"), { fromRun: true }).accept).toBe(false);
+    }
+  });
+  it("automatic titles in a run's values follow the plain rule", () => {
+    for (const [current, expected] of Object.entries(TABLE)) {
+      for (const [i, kind] of (["fallback", "model"] as const).entries()) {
+        const proposed = { title: "New Title", source: { kind } };
+        expect(decideTitle(CURRENT[current], proposed, { fromRun: true }).accept, `${current} ← ${kind}`).toBe(expected.plain[i]);
+      }
+    }
+  });
+});
+
+describe("titleLeftBehind: the thread's title against a branch's head", () => {
+  const fact = (title: string | null, kind: TitleSourceKind | null): TitleFact => ({ title, source: kind ? { kind } : null });
+  it("carries the thread's rename into a branch that lacks it", () => {
+    expect(titleLeftBehind(fact("Mine", "user"), fact("Fallback…", "fallback"))).toEqual({ title: "Mine", source: { kind: "user" } });
+    expect(titleLeftBehind(fact("Mine", "user"), fact(null, null))).toEqual({ title: "Mine", source: { kind: "user" } });
+    expect(titleLeftBehind(fact("New name", "user"), fact("Old name", "user"))).toEqual({ title: "New name", source: { kind: "user" } });
+  });
+  it("carries the thread's automatic title over an older rename the branch brought back", () => {
+    expect(titleLeftBehind(fact("Regenerated", "model"), fact("Old name", "user"))).toEqual({ title: "Regenerated", source: { kind: "model" } });
+    expect(titleLeftBehind(fact("Undone to this", "fallback"), fact("Old name", "user"))).toEqual({ title: "Undone to this", source: { kind: "fallback" } });
+  });
+  it("leaves a branch its own automatic title, and changes nothing when they agree or the thread has none", () => {
+    expect(titleLeftBehind(fact("Thread's", "fallback"), fact("Branch's", "fallback"))).toBeNull();
+    expect(titleLeftBehind(fact("Thread's", "model"), fact("Branch's", "fallback"))).toBeNull();
+    expect(titleLeftBehind(fact("Same", "user"), fact("Same", "user"))).toBeNull();
+    expect(titleLeftBehind(fact(null, null), fact("Old name", "user"))).toBeNull();
+    expect(titleLeftBehind(null, fact("Old name", "user"))).toBeNull();
+  });
+  it("whatever the two facts, the head is never left with a user title the thread does not have", () => {
+    const arb = fc.record({ title: fc.option(fc.constantFrom("A", "B", " ", ""), { nil: null }), source: fc.option(fc.record({ kind: fc.constantFrom<TitleSourceKind>("fallback", "model", "user") }), { nil: null }) });
+    fc.assert(
+      fc.property(arb, arb, (thread, head) => {
+        const carried = titleLeftBehind(thread, head);
+        const after = carried ?? head;
+        const threadHasTitle = Boolean(thread.title?.trim()) && thread.source !== null;
+        if (after.source?.kind === "user" && threadHasTitle) expect(after).toEqual({ title: thread.title, source: thread.source });
+        if (carried) expect(carried).toEqual({ title: thread.title, source: thread.source });
+      }),
+    );
   });
 });

@@ -3,7 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { nowIso } from "../store/clock";
 import { conflict, notFound } from "../http/errors";
 import { DEFAULT_TITLE_CONFIG, decideTitle, sameTitleFact, titleFactOf, type TitleConfig, type TitleSource } from "@/lib/title";
-import { checkpointExists, pinLeftBehind, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { branchTitleToCarry, checkpointExists, threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
 import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
@@ -405,14 +405,15 @@ export class RunManager {
       try {
         let snap = await graph.getState(threadConfig(threadId));
         const now = await registry.find(threadId);
-        const pin = { title: now?.title ?? "", source: USER };
-        // A branch left the pin behind, unless an idle-thread write was cut (sync_pending): then
-        // the checkpoint is the newer side (a regenerate or an Undo that reached it) and is mirrored.
-        const leftBehind = !now?.sync_pending && pinLeftBehind(now && registry.titleOf(now), snap);
-        if ((now?.pin_pending || leftBehind) && decideTitle(titleFactOf(snap.values), pin).accept) {
-          await writeTitleToCheckpoint(graph, threadId, pin.title, USER);
+        // A rename owed to the checkpoint; else the thread's title a branch left behind, unless an
+        // idle-thread write was cut (sync_pending): then the checkpoint is the newer side (a
+        // regenerate or an Undo that reached it) and is mirrored.
+        const pin = now?.pin_pending ? { title: now.title ?? "", source: USER } : null;
+        const carry = pin ?? (now?.sync_pending ? null : branchTitleToCarry(now && registry.titleOf(now), snap));
+        if (carry && decideTitle(titleFactOf(snap.values), carry, { regenerate: carry.source.kind !== "user" }).accept) {
+          await writeTitleToCheckpoint(graph, threadId, carry.title, carry.source);
           // Only that very title is settled: a newer rename keeps its flag.
-          await registry.clearPendingPinIf(threadId, pin.title);
+          await registry.clearPendingPinIf(threadId, carry.title);
           snap = await graph.getState(threadConfig(threadId));
         } else if (now?.pin_pending) {
           // Nothing valid to write.

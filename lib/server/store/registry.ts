@@ -138,7 +138,7 @@ export class Registry {
     const proposed = titleFactOf(values);
     if (!proposed.title || !proposed.source) return;
     const { title, source } = proposed;
-    await this.retitle(threadId, proposed, (current) => decideTitle(current, { title, source }).accept);
+    await this.retitle(threadId, proposed, (current) => decideTitle(current, { title, source }, { fromRun: true }).accept);
   }
 
   /**

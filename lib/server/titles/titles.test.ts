@@ -129,6 +129,63 @@ describe("a branch from a checkpoint older than the rename (an edited or branche
     await pinned(id);
   });
 
+  /** Renamed "Old name", a second exchange, renamed "New name": the checkpoint between the two renames holds "Old name". */
+  async function renamedTwice() {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original question about tides") });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Old name" } });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("And the moon?") });
+    const between = (await h.client.threads.getState<TitleValues>(t.thread_id)).checkpoint;
+    await h.client.threads.updateState(t.thread_id, { values: { title: "New name" } });
+    return { id: t.thread_id, between };
+  }
+  const titledNewName = async (id: string) => {
+    expect((await h.client.threads.getState<TitleValues>(id)).values).toMatchObject({ title: "New name", title_source: USER });
+    expect(await listed(id)).toEqual({ title: "New name", title_source: USER });
+  };
+
+  it("a run from a checkpoint holding an earlier rename keeps the newer rename (the older one is not brought back)", async () => {
+    const { id, between } = await renamedTwice();
+    await h.client.runs.wait(id, "agent", { input: human("A follow-up on a branch"), checkpoint: between });
+    await titledNewName(id);
+    // Streamed too, and resumed with no input from there.
+    await collect(h.client.runs.stream(id, "agent", { input: human("Streamed on a branch"), checkpoint: between, streamMode: ["values"] }));
+    await titledNewName(id);
+    await h.client.runs.wait(id, "agent", { input: null, checkpoint: between });
+    await titledNewName(id);
+  });
+
+  it("a rename accepted while a branch run waits behind another run is kept", async () => {
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(30)], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original question about tides") });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Old name" } });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("And the moon?") });
+    const between = (await h.client.threads.getState<TitleValues>(t.thread_id)).checkpoint;
+    const first = await h.client.runs.create(t.thread_id, "agent", { input: human("A third question"), multitaskStrategy: "enqueue" });
+    const branch = await h.client.runs.create(t.thread_id, "agent", { input: human("On a branch"), checkpoint: between, multitaskStrategy: "enqueue" });
+    const renamed = (await h.client.threads.updateState(t.thread_id, { values: { title: "New name" } })) as unknown as Record<string, unknown>;
+    expect(renamed.pending).toBe(true);
+    await h.client.runs.join(t.thread_id, first.run_id);
+    await h.client.runs.join(t.thread_id, branch.run_id);
+    await titledNewName(t.thread_id);
+  });
+
+  it("a branch from before a regenerate keeps the regenerated title, unpinned (the older rename is not brought back)", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original question about tides") });
+    await h.client.threads.updateState(t.thread_id, { values: { title: "Old name" } });
+    const pinnedCheckpoint = (await h.client.threads.getState<TitleValues>(t.thread_id)).checkpoint;
+    expect((await post(`/threads/${t.thread_id}/title/regenerate`, {})).status).toBe(200);
+    const regenerated = (await h.client.threads.getState<TitleValues>(t.thread_id)).values;
+    expect(regenerated.title_source).toEqual({ kind: "fallback" });
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("A follow-up on a branch"), checkpoint: pinnedCheckpoint });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: regenerated.title, title_source: { kind: "fallback" } });
+    expect(await listed(t.thread_id)).toEqual({ title: regenerated.title, title_source: { kind: "fallback" } });
+  });
+
   it("a branch of a thread whose title is automatic takes the branch's title (nothing is pinned)", async () => {
     h = createHarness();
     const t = await h.client.threads.create();

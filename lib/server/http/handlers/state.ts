@@ -2,7 +2,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import type { z } from "zod";
 import type { Api } from "../../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
-import { checkpointExists, checkpointJson, pinLeftBehind, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
+import { branchTitleToCarry, checkpointExists, checkpointJson, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
 import { intParam, readBody, type Handler } from "../http";
 import { checkClientMessages, checkClientStateKeys } from "../../runs/run-rules";
 import { checkpointOf, historySchema, stateCheckpointSchema, stateUpdateSchema, type CheckpointRef } from "../schemas";
@@ -71,10 +71,10 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
         throw err;
       }
       let head = await api.graph.getState(threadConfig(id));
-      // An update from an earlier checkpoint branches the thread; the pin comes along.
-      const registered = checkpoint?.checkpoint_id ? api.registry.titleOf(await api.registry.get(id)) : null;
-      if (pinLeftBehind(registered, head)) {
-        config = await writeTitleToCheckpoint(api.graph, id, registered.title, { kind: "user" });
+      // An update from an earlier checkpoint branches the thread; its title comes along.
+      const carry = checkpoint?.checkpoint_id ? branchTitleToCarry(api.registry.titleOf(await api.registry.get(id)), head) : null;
+      if (carry) {
+        config = await writeTitleToCheckpoint(api.graph, id, carry.title, carry.source);
         head = await api.graph.getState(threadConfig(id));
       }
       await api.registry.mirrorState(id, head);
