@@ -61,6 +61,13 @@ describe("accounts mode: per-user isolation on the embedded API", () => {
     await expect(t.a.threads.get(copy.thread_id)).rejects.toMatchObject({ status: 404 });
   }, 30_000);
 
+  it("a run that makes its thread but is refused (unknown checkpoint) makes none", async () => {
+    const id = crypto.randomUUID();
+    await expect(t.b.runs.wait(id, "agent", { input: { messages: [{ type: "human", content: "hi" }] }, ifNotExists: "create", checkpointId: "does-not-exist" })).rejects.toMatchObject({ status: 404 });
+    await expect(t.b.threads.get(id)).rejects.toMatchObject({ status: 404 });
+    expect(await h.api.registry.find(id)).toBeUndefined();
+  });
+
   it("no key, or an unknown or revoked key → 401 {detail}; /info stays open", async () => {
     for (const key of [null, "tl_not-a-key"]) {
       const res = await t.raw("/threads/search", key, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });

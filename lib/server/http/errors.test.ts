@@ -123,6 +123,17 @@ describe("client mistakes never cause a 5xx", () => {
     expect(runs.map((r) => r.status)).toEqual(["success"]);
   });
 
+  it("a run refused for an unknown checkpoint makes no thread, though it asked for one (if_not_exists: create)", async () => {
+    const id = crypto.randomUUID();
+    for (const path of [`/threads/${id}/runs`, `/threads/${id}/runs/wait`, `/threads/${id}/runs/stream`]) {
+      const res = await h.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: J({ assistant_id: "agent", if_not_exists: "create", checkpoint_id: "does-not-exist", input: { messages: [{ type: "human", content: "hi" }] } }) });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/Checkpoint does-not-exist/);
+    }
+    expect((await h.fetch(`/threads/${id}`)).status).toBe(404);
+    expect((await h.client.threads.search({ ids: [id] })).length).toBe(0);
+  });
+
   it("the busy thread's run was not disturbed by any of it", async () => {
     expect((await h.client.runs.get(busy, busyRun)).status).toBe("running");
     await h.client.runs.cancel(busy, busyRun, true);

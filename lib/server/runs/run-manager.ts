@@ -83,15 +83,19 @@ export class RunManager {
     return this.runs.get(runId);
   }
 
-  async create(threadId: string, body: RunCreate): Promise<LiveRun> {
+  /** `newThread`: metadata for the thread `if_not_exists: "create"` makes, beside the graph's keys (its owner). */
+  async create(threadId: string, body: RunCreate, newThread?: Record<string, unknown>): Promise<LiveRun> {
     const { registry, checkpointer } = this.d;
     if (body.assistant_id !== "agent") throw notFound(`Assistant ${body.assistant_id}`);
+    const checkpoint = checkpointOf(body);
+    const missingCheckpoint = () => notFound(`Checkpoint ${checkpoint!.checkpoint_id} of thread ${threadId}`);
     if (!(await registry.find(threadId))) {
       if (body.if_not_exists !== "create") throw notFound(`Thread ${threadId}`);
-      await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent" }, ifExists: "do_nothing" });
+      // A thread made now has no checkpoint: a run from one is refused before anything is made.
+      if (checkpoint?.checkpoint_id) throw missingCheckpoint();
+      await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...newThread }, ifExists: "do_nothing" });
     }
-    const checkpoint = checkpointOf(body);
-    if (!(await checkpointExists(checkpointer, threadId, checkpoint))) throw notFound(`Checkpoint ${checkpoint!.checkpoint_id} of thread ${threadId}`);
+    if (!(await checkpointExists(checkpointer, threadId, checkpoint))) throw missingCheckpoint();
     const exists = await registry.find(threadId);
     // From here on no await until the run holds its place in the lane: the busy check and the
     // reservation are atomic. The run starts only once its row is stored (`stored`).

@@ -46,28 +46,24 @@ async function finalValues(api: Api, threadId: string, runId: string) {
 }
 
 /**
- * The run body, with the metadata the auth rules stamped. A thread made by the run
- * (`if_not_exists: "create"`) gets the filtered keys (the owner) too, so its creator can see it.
+ * The run body, with the metadata the auth rules stamped, and what a thread made by the run
+ * (`if_not_exists: "create"`) is given beside the graph's keys: the filtered keys (the owner), so
+ * its creator can see it. The run manager makes that thread, in the same step as the run.
  */
-async function readRunBody(ctx: RouteContext) {
+function readRunBody(ctx: RouteContext) {
   const body = readBody(ctx, runCreateSchema);
   checkRunRequest(ctx.params.thread_id, body);
   const { filters, value } = ctx.authz;
-  if (!filters) return body;
+  if (!filters) return { body, newThread: undefined };
   const stamped = value.metadata ?? {};
-  const { registry } = ctx.api;
-  const threadId = ctx.params.thread_id;
-  if (!(await registry.find(threadId)) && body.if_not_exists === "create" && body.assistant_id === "agent") {
-    const owned = Object.fromEntries(Object.keys(filters).filter((k) => k in stamped).map((k) => [k, stamped[k]]));
-    await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...owned }, ifExists: "do_nothing" });
-  }
-  return { ...body, metadata: stamped };
+  const owned = Object.fromEntries(Object.keys(filters).filter((k) => k in stamped).map((k) => [k, stamped[k]]));
+  return { body: { ...body, metadata: stamped }, newThread: owned };
 }
 
 export const streamRun: Handler = async (ctx) => {
   const { api, req, params } = ctx;
-  const body = await readRunBody(ctx);
-  const run = await api.runs.create(params.thread_id, body);
+  const { body, newThread } = readRunBody(ctx);
+  const run = await api.runs.create(params.thread_id, body, newThread);
   // Default "continue": a run keeps going when the browser leaves, so its title still lands.
   const cancelOnLeave = body.on_disconnect === "cancel";
   // The run's row is on disk (runs.create): the stream starts without waiting for the run's own writes.
@@ -83,16 +79,16 @@ export const streamRun: Handler = async (ctx) => {
 
 export const createRun: Handler = async (ctx) => {
   const { api, params } = ctx;
-  const body = await readRunBody(ctx);
-  const run = await api.runs.create(params.thread_id, body);
+  const { body, newThread } = readRunBody(ctx);
+  const run = await api.runs.create(params.thread_id, body, newThread);
   const path = runPath(run.threadId, run.runId);
   return answeredDurably(jsonResponse(runJson(await getRunRow(api, run.threadId, run.runId)), 200, { "Content-Location": path }));
 };
 
 export const waitRun: Handler = async (ctx) => {
   const { api, req, params } = ctx;
-  const body = await readRunBody(ctx);
-  const run = await api.runs.create(params.thread_id, body);
+  const { body, newThread } = readRunBody(ctx);
+  const run = await api.runs.create(params.thread_id, body, newThread);
   if (body.on_disconnect === "cancel") req.signal.addEventListener("abort", () => api.runs.requestCancel(run, "interrupt"), { once: true });
   await run.done;
   return jsonResponse(await finalValues(api, run.threadId, run.runId), 200, { "Content-Location": runPath(run.threadId, run.runId) });
