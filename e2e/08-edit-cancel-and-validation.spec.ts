@@ -217,3 +217,27 @@ test("a pasted search longer than the API takes still searches, and its no-match
   await expect(sidebar.row(id)).toBeVisible();
   await expect(sidebar.root.getByRole("alert")).toHaveCount(0);
 });
+
+test("a title search lists what matches the titles now: typed again after a rename, and while it is shown", async ({ chat, sidebar }) => {
+  const word = `kx${Date.now().toString(36)}`;
+  const id = await chat.startConversation("Feeding schedule for a young llama");
+  await chat.waitForAnswerToFinish();
+  const empty = sidebar.root.getByTestId("list-empty");
+
+  // (a) Searched before the rename, nothing; the same search typed again after it finds the row.
+  await sidebar.search.fill(word);
+  await expect(empty).toContainText("No titles match");
+  await sidebar.search.fill("");
+  await sidebar.rename(id, `Llamas ${word}`);
+  await sidebar.search.fill(word);
+  await expect(sidebar.row(id)).toBeVisible();
+  await expect(empty).toHaveCount(0);
+
+  // (b) While a search that matches nothing is shown, the open conversation is renamed to match it.
+  const other = `qz${Date.now().toString(36)}`;
+  await sidebar.search.fill(other);
+  await expect(empty).toContainText("No titles match");
+  await chat.renameInHeader(`Hay and ${other}`);
+  await expect(sidebar.row(id)).toBeVisible();
+  await expect(sidebar.rowTitle(id)).toHaveText(`Hay and ${other}`);
+});

@@ -105,3 +105,28 @@ test("delete hides the row at once and Undo brings it back, open again (nothing 
   }
   expect(deletes).toEqual([]);
 });
+
+test("going Back to a conversation whose delete waits for its Undo calls the delete off: the row is back and a send works", async ({ page, chat, sidebar }) => {
+  const text = "How long do sourdough starters keep in the fridge?";
+  const id = await chat.startConversation(text);
+  await chat.waitForAnswerToFinish();
+  const deletes: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "DELETE") deletes.push(r.url());
+  });
+
+  await sidebar.menuItem(id, "menu-delete");
+  await expect(sidebar.row(id)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/c/${id}$`));
+  await expect(sidebar.rowTitle(id)).toHaveText(fallbackTitle(text));
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" })).toHaveCount(0);
+  await chat.send("And in the freezer?");
+  await chat.waitForAnswers(2);
+  await expect(chat.error).toHaveCount(0);
+  await page.waitForTimeout(5_500); // past the undo window
+  expect(deletes).toEqual([]);
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(2);
+});

@@ -122,6 +122,37 @@ test.describe("keyboard, focus and accessibility", () => {
     void one;
   });
 
+  test("mobile drawer: a delete or a rename made in it closes it, so its toast's Undo can be tapped", async ({ browser }) => {
+    const client = apiClient();
+    const made = await client.threads.create();
+    await client.threads.updateState(made.thread_id, { values: { title: "Phone drawer row" } });
+    const id = made.thread_id;
+    const context = await browser.newContext(MOBILE);
+    const page = await context.newPage();
+    const chat = new ChatPage(page);
+    await chat.open(ids[1]);
+    const drawer = page.getByTestId("drawer");
+    const list = new Sidebar(page, drawer);
+    const undo = page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" });
+
+    await page.getByTestId("open-drawer").click();
+    await list.menuItem(id, "menu-delete");
+    await expect(drawer).toBeHidden();
+    await undo.tap();
+    await page.getByTestId("open-drawer").click();
+    await expect(list.rowTitle(id)).toHaveText("Phone drawer row");
+    await page.waitForTimeout(5_500); // past the delete's undo window
+    expect((await client.threads.get(id)).thread_id).toBe(id);
+
+    await list.rename(id, "Renamed on a phone", "menu");
+    await expect(drawer).toBeHidden();
+    await undo.tap();
+    await expect.poll(async () => ((await client.threads.getState<{ title: string }>(id)).values.title)).toBe("Phone drawer row");
+    await page.getByTestId("open-drawer").click();
+    await expect(list.rowTitle(id)).toHaveText("Phone drawer row");
+    await context.close();
+  });
+
   test("mobile drawer: Escape in a rename stays in the drawer; closing it returns focus to the menu button; 44 px targets", async ({ browser }) => {
     const context = await browser.newContext(MOBILE);
     const page = await context.newPage();

@@ -30,6 +30,11 @@ interface ConversationListProps {
   searchRef: RefObject<HTMLInputElement | null>;
   /** Called after following a row link (the mobile drawer closes). */
   onNavigate?: () => void;
+  /**
+   * Called after a delete or a rename made in this list: the mobile drawer closes, so the toast
+   * with its Undo is in reach (a modal drawer keeps taps and focus from anything outside it).
+   */
+  onUndoable?: () => void;
 }
 
 /** `el` is rendered and at least partly inside the scroll container's visible box. */
@@ -44,7 +49,7 @@ function inView(container: HTMLElement, el: HTMLElement | null): boolean {
 type FocusRequest = { threadId: string; always: boolean };
 
 /** The sidebar: title search, date-grouped rows (virtualised when long), infinite scroll. */
-export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onNavigate }: ConversationListProps) {
+export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onNavigate, onUndoable }: ConversationListProps) {
   const router = useRouter();
   const activeId = useActiveThreadId();
   const [searchInput, setSearchInput] = useState("");
@@ -113,13 +118,18 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
         if (exit !== "away") focusRequest.current = { threadId: id, always: exit === "key" };
         setEditingId(null);
       },
-      rename,
+      rename: async (id, raw) => {
+        const result = await rename(id, raw);
+        if (result.ok) onUndoable?.();
+        return result;
+      },
       setStarred: (id, starred) => void setStarred(id, starred),
       regenerate: (id) => void regenerate(id),
       remove: (id, title) => {
         const next = scrollRef.current ? neighbourRowId(scrollRef.current, id) : null;
         if (next) focusRequest.current = { threadId: next, always: true };
         deleteWithUndo(id, title);
+        onUndoable?.();
       },
       menuPress: (id, button, how) => {
         const container = scrollRef.current;
@@ -130,7 +140,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
       },
       navigated: () => onNavigate?.(),
     }),
-    [rename, regenerate, setStarred, deleteWithUndo, onNavigate, hideTip],
+    [rename, regenerate, setStarred, deleteWithUndo, onNavigate, onUndoable, hideTip],
   );
   const menuActions = useMemo<RowMenuActions>(
     () => ({

@@ -177,6 +177,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
                 tzOffsetMin={tzOffsetMin}
                 searchRef={drawerSearch}
                 onNavigate={closeDrawer}
+                onUndoable={closeDrawer}
               />
               {account ? <AccountMenu account={account} onNavigate={closeDrawer} /> : null}
             </Dialog.Content>

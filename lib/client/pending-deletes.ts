@@ -1,4 +1,5 @@
 import { deleteThreadKeepalive } from "./api-client";
+import { threadIdFromPath } from "./use-active-thread";
 
 /**
  * Deletes waiting out their undo toast. The DELETE request is only sent when the toast closes
@@ -12,10 +13,17 @@ function flushOnPageHide() {
   waiting.clear();
 }
 
+/** Back (or Forward) to a conversation whose delete waits: that is its Undo (cancelHeldDelete). */
+function cancelOnReturn() {
+  const id = threadIdFromPath(window.location.pathname);
+  if (id) cancelHeldDelete(id);
+}
+
 export function holdDelete(threadId: string, cancel: () => void): void {
   waiting.set(threadId, cancel);
   if (!listening && typeof window !== "undefined") {
     window.addEventListener("pagehide", flushOnPageHide);
+    window.addEventListener("popstate", cancelOnReturn);
     listening = true;
   }
 }
@@ -23,4 +31,15 @@ export function holdDelete(threadId: string, cancel: () => void): void {
 /** Removes the entry; returns whether it was still waiting (so commit/undo run once). */
 export function releaseDelete(threadId: string): boolean {
   return waiting.delete(threadId);
+}
+
+/**
+ * The user went back to a conversation whose delete is still waiting out its toast (browser Back
+ * or Forward): the delete is called off, as its Undo would (the row shows again). Returns whether one was.
+ */
+export function cancelHeldDelete(threadId: string): boolean {
+  const cancel = waiting.get(threadId);
+  if (!cancel) return false;
+  cancel();
+  return true;
 }

@@ -96,6 +96,23 @@ describe("rename Undo", () => {
     expect(getPatches(qc)[t.thread_id]?.server?.fact).toEqual({ title: "Plan a garden", source: FALLBACK });
   });
 
+  it("Undo pressed while an answer sent after the rename streams waits for it, then brings the previous title back", async () => {
+    await h.close();
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
+    const id = await titledThread("Plan a garden");
+    recordServerTitle(qc, id, { title: "Plan a garden", source: FALLBACK });
+    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    const [, options] = toastMock.mock.calls[0] as [string, ToastAction];
+    const run = await h.client.runs.create(id, "agent", { input: human("And roses?") });
+
+    options.action.onClick();
+    await vi.waitFor(() => expect(toastMock).toHaveBeenCalledWith("The title goes back to “Plan a garden” when the answer is finished.", expect.anything()));
+    await vi.waitFor(() => expect(toastMock.dismiss).toHaveBeenCalledWith(`undo-waits:${id}`), { timeout: 10_000 });
+    expect((await h.client.runs.get(id, run.run_id)).status).toBe("success");
+    expect(toastMock.error).not.toHaveBeenCalled();
+    expect(await stateFact(id)).toEqual({ title: "Plan a garden", source: FALLBACK });
+  });
+
   it("offers no Undo when there is nothing to go back to", () => {
     offerRenameUndo(qc, "t", { title: null, source: null }, { title: "New", source: USER });
     offerRenameUndo(qc, "t", { title: "Old", source: null }, { title: "New", source: USER });

@@ -3,7 +3,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { sameTitleFact, type TitleFact } from "@/lib/title";
 import { graphemesOf } from "@/lib/title/graphemes";
-import { apiErrorCode, loadBrowserClient } from "./api-client";
+import { apiErrorCode, apiErrorStatus, loadBrowserClient } from "./api-client";
 import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
@@ -48,21 +48,33 @@ async function waitForThreadRuns(threadId: string): Promise<void> {
  * Undo puts back the previous title WITH its source (a plain rename would pin it as the user's):
  * undoing a rename of an AI title unpins the conversation again. The server checks the pair is
  * from the thread's history and that the renamed title is still current (409 otherwise).
- * A rename made while an answer was being written (`afterRuns`) is a pin the run writes in when it
- * ends, and the server refuses a restore until then: that Undo says so and waits for the thread's
- * runs to finish first.
+ * The server refuses a restore while a run goes: an Undo of a rename made during one (`afterRuns`:
+ * a pin the run writes in when it ends), or pressed while one goes (a message sent since the
+ * rename), says so and waits for the thread's runs to finish first.
  */
 export async function undoRename(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, { afterRuns = false } = {}): Promise<boolean> {
   if (!previous.title || !previous.source) return false;
   const waiting = `undo-waits:${threadId}`;
+  let waited = false;
+  const waitForRuns = async () => {
+    waited = true;
+    toast(`The title goes back to “${toastTitle(previous.title!)}” when the answer is finished.`, { id: waiting, duration: Infinity });
+    await waitForThreadRuns(threadId);
+  };
   try {
-    if (afterRuns) {
-      toast(`The title goes back to “${toastTitle(previous.title)}” when the answer is finished.`, { id: waiting, duration: Infinity });
-      await waitForThreadRuns(threadId);
+    if (afterRuns) await waitForRuns();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const fact = await requestTitleRestore(threadId, { title: previous.title, source: previous.source }, renamed);
+        recordServerTitle(qc, threadId, fact);
+        return true;
+      } catch (err) {
+        // A run started since the rename (a message sent meanwhile): the restore waits for it too.
+        const busy = apiErrorStatus(err) === 409 && apiErrorCode(err) !== "title-changed";
+        if (!busy || attempt >= 3) throw err;
+        await waitForRuns();
+      }
     }
-    const fact = await requestTitleRestore(threadId, { title: previous.title, source: previous.source }, renamed);
-    recordServerTitle(qc, threadId, fact);
-    return true;
   } catch (err) {
     // In our words, not the server's: the usual reason is a rename since, here or elsewhere.
     toast.error(
@@ -72,7 +84,7 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
     );
     return false;
   } finally {
-    if (afterRuns) toast.dismiss(waiting);
+    if (waited) toast.dismiss(waiting);
   }
 }
 

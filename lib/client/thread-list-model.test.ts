@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildThreadListModel, dateGroupOf, sameRowView } from "./thread-list-model";
+import { buildThreadListModel, dateGroupOf, patchedTitles, sameRowView } from "./thread-list-model";
 import type { RowPatches, ThreadPage, ThreadRow } from "./types";
 
 // A fixed local "now": 15 June 2024, 12:00 local time.
@@ -276,5 +276,19 @@ describe("buildThreadListModel while a long list scrolls in", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("patchedTitles", () => {
+  const fact = (title: string) => ({ fact: { title, source: { kind: "fallback" as const } }, at: 1 });
+  it("changes exactly when a title a patch gives changes, whatever the order patches were made in", () => {
+    const a = { t1: { server: fact("Garden") }, t2: { stream: fact("Roses") } };
+    const b = { t2: { stream: fact("Roses") }, t1: { server: fact("Garden") } };
+    expect(patchedTitles(a)).toBe(patchedTitles(b));
+    // Not a title: activity, busy, stars, a later instant of the same title.
+    expect(patchedTitles({ ...a, t1: { server: { ...fact("Garden"), at: 9 }, busy: true, starred: true, activityAt: "2026-01-01" } })).toBe(patchedTitles(a));
+    expect(patchedTitles({ ...a, t2: { stream: fact("Tulips") } })).not.toBe(patchedTitles(a));
+    expect(patchedTitles({ ...a, t1: { server: fact("Garden"), edit: { title: "Mine", at: 2 } } })).not.toBe(patchedTitles(a));
+    expect(patchedTitles({ ...a, t3: { draft: { createdAt: "2026-01-01" }, stream: fact("New one") } })).not.toBe(patchedTitles(a));
   });
 });

@@ -312,3 +312,17 @@ export function sameRowView(a: RowView, b: RowView): boolean {
     a.group === b.group
   );
 }
+
+/**
+ * Every title this tab's patches give a thread (the server's, the stream's, an edit's), as one
+ * string: it changes exactly when a title in the tab changes, so a title search on screen (which
+ * matches titles server-side) knows to ask again. Threads in id order, so the order patches were
+ * made in does not count.
+ */
+export function patchedTitles(patches: RowPatches): string {
+  return JSON.stringify(
+    Object.keys(patches)
+      .sort()
+      .map((id) => [id, patches[id].server?.fact.title ?? null, patches[id].stream?.fact.title ?? null, patches[id].edit?.title ?? null]),
+  );
+}

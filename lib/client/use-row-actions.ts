@@ -6,6 +6,7 @@ import { actionErrorText } from "./action-error";
 import { loadBrowserClient } from "./api-client";
 import { broadcast } from "./cross-tab";
 import { holdDelete, releaseDelete } from "./pending-deletes";
+import { toastTitle } from "./rename-undo";
 import { browserStorage, forgetConversationDrafts } from "./use-draft";
 import { patchRow } from "./row-patches";
 
@@ -47,6 +48,8 @@ export function useRowActions(opts: RowActionOptions = {}) {
       const undo = () => {
         if (!releaseDelete(threadId)) return;
         patchRow(qc, threadId, (p) => ({ ...p, deleted: false }));
+        // Called off without the toast too (cancelHeldDelete): its "Deleted" would no longer be true.
+        toast.dismiss(`delete:${threadId}`);
         comeBack?.();
       };
       const remove = async (): Promise<void> => {
@@ -73,7 +76,7 @@ export function useRowActions(opts: RowActionOptions = {}) {
         if (releaseDelete(threadId)) await remove();
       };
       holdDelete(threadId, undo);
-      toast(`Deleted “${title}”`, {
+      toast(`Deleted “${toastTitle(title)}”`, {
         id: `delete:${threadId}`,
         duration: UNDO_MS,
         action: { label: "Undo", onClick: undo },

@@ -1,11 +1,11 @@
 "use client";
-import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { loadBrowserClient } from "./api-client";
 import { useRefreshFirstPageOnReturn } from "./first-page-refresh";
 import { threadKeys } from "./query-keys";
 import { usePatches } from "./row-patches";
-import { buildThreadListModel } from "./thread-list-model";
+import { buildThreadListModel, patchedTitles } from "./thread-list-model";
 import { fetchStarredPage, fetchThreadPage, fetchThreadRowPage, FIRST_PAGE, nextPageParam } from "./thread-pages";
 import type { PageParam, ThreadPage } from "./types";
 
@@ -50,7 +50,9 @@ export function useThreadList(
       search === "" && seed.page
         ? ({ pages: [seed.page], pageParams: [{ offset: 0, asOf: seed.page.asOf }] } satisfies InfiniteData<ThreadPage, PageParam>)
         : undefined,
-    staleTime: Infinity,
+    // The main list is kept live by patches. A title search is matched by the server: a cached
+    // one shows at once when typed again and is asked again behind it, as titles may have changed.
+    staleTime: search === "" ? Infinity : 0,
     gcTime: search === "" ? Infinity : 5 * 60_000,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
@@ -65,6 +67,16 @@ export function useThreadList(
   });
   useRefreshFirstPageOnReturn(search);
   const patches = usePatches();
+  // A title changed in this tab (a rename, a stream's title, a new conversation) while a search
+  // is shown: the search is asked again, so it lists what matches the titles now.
+  const qc = useQueryClient();
+  const titles = useMemo(() => patchedTitles(patches), [patches]);
+  const titlesBefore = useRef(titles);
+  useEffect(() => {
+    if (titlesBefore.current === titles) return;
+    titlesBefore.current = titles;
+    if (search !== "") void qc.invalidateQueries({ queryKey: threadKeys.list(search) });
+  }, [titles, search, qc]);
   const pages = query.data?.pages;
   const starredPage = search === "" ? starred.data : undefined;
   const openId = search === "" ? openThreadId : null;
