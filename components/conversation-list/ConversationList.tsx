@@ -31,8 +31,9 @@ interface ConversationListProps {
   /** Called after following a row link (the mobile drawer closes). */
   onNavigate?: () => void;
   /**
-   * Called after a delete or a rename made in this list: the mobile drawer closes, so the toast
-   * with its Undo is in reach (a modal drawer keeps taps and focus from anything outside it).
+   * Called after a delete, or a rename that offered Undo, made in this list: the mobile drawer
+   * closes, so the toast with its Undo is in reach (a modal drawer keeps taps and focus from
+   * anything outside it).
    */
   onUndoable?: () => void;
 }
@@ -120,7 +121,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
       },
       rename: async (id, raw) => {
         const result = await rename(id, raw);
-        if (result.ok) onUndoable?.();
+        if (result.ok && result.undo) onUndoable?.();
         return result;
       },
       setStarred: (id, starred) => void setStarred(id, starred),

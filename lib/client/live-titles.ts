@@ -18,9 +18,10 @@ export function recordStreamTitle(qc: QueryClient, threadId: string, values: unk
   const prev = getPatches(qc)[threadId]?.stream;
   if (prev && !prev.local && sameTitleFact(prev.fact, fact)) return { reread: false };
   // A user title other than the one shown (which resolveRowTitle keeps): only the server knows
-  // which is newer, so the thread is read again.
+  // whether it is the thread's (a rename from elsewhere) or one it has left (a branch), so the
+  // thread is read again.
   const shown = computeThreadTitle(qc, threadId);
-  const reread = fact.source?.kind === "user" && shown.source?.kind === "user" && shown.title !== fact.title;
+  const reread = fact.source?.kind === "user" && shown.title !== fact.title;
   const at = opts.at ?? Date.now();
   patchRow(qc, threadId, (p) => ({ ...p, stream: { fact, at } }));
   if (opts.share !== false) broadcast({ type: "stream-title", threadId, fact, at });

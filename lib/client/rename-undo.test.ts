@@ -19,13 +19,20 @@ const USER = { kind: "user" } as const;
 
 let h: Harness;
 let qc: QueryClient;
+/** The restore requests the browser code sent (title/restore), in order. */
+const restores: string[] = [];
 
 // The browser code talks to the real API handler: `window.location.origin` + `fetch` point at the harness.
 beforeEach(() => {
   h = createHarness();
   qc = new QueryClient();
   vi.stubGlobal("window", { location: { origin: new URL(API_URL).origin } });
-  vi.stubGlobal("fetch", (u: string | URL | Request, i?: RequestInit) => h.api.handle(new Request(u, i)));
+  restores.length = 0;
+  vi.stubGlobal("fetch", (u: string | URL | Request, i?: RequestInit) => {
+    const req = new Request(u, i);
+    if (req.url.endsWith("/title/restore")) restores.push(req.url);
+    return h.api.handle(req);
+  });
   toastMock.mockClear();
   toastMock.error.mockClear();
   toastMock.dismiss.mockClear();
@@ -50,7 +57,7 @@ describe("rename Undo", () => {
   it("a rename offers Undo, which brings back the previous title with its original source", async () => {
     const id = await titledThread("Plan a garden");
     recordServerTitle(qc, id, { title: "Plan a garden", source: FALLBACK });
-    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden", undo: true });
     expect(toastMock).toHaveBeenCalledTimes(1);
     const [message, options] = toastMock.mock.calls[0] as [string, ToastAction];
     expect(message).toBe("Renamed to “Garden”");
@@ -79,7 +86,7 @@ describe("rename Undo", () => {
     const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
     await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
     recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
-    expect(await renameThread(qc, t.thread_id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    expect(await renameThread(qc, t.thread_id, "Garden")).toEqual({ ok: true, title: "Garden", undo: true });
     expect(toastMock).toHaveBeenCalledTimes(1);
     const [, options] = toastMock.mock.calls[0] as [string, ToastAction];
     expect(options.action.label).toBe("Undo");
@@ -94,6 +101,8 @@ describe("rename Undo", () => {
     expect(await stateFact(t.thread_id)).toEqual({ title: "Plan a garden", source: FALLBACK });
     expect((await h.client.threads.get(t.thread_id)).values).toMatchObject({ title: "Plan a garden", title_source: FALLBACK });
     expect(getPatches(qc)[t.thread_id]?.server?.fact).toEqual({ title: "Plan a garden", source: FALLBACK });
+    // Sent once, after the run: not first refused while it went.
+    expect(restores).toHaveLength(1);
   });
 
   it("Undo pressed while an answer sent after the rename streams waits for it, then brings the previous title back", async () => {
@@ -101,7 +110,7 @@ describe("rename Undo", () => {
     h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
     const id = await titledThread("Plan a garden");
     recordServerTitle(qc, id, { title: "Plan a garden", source: FALLBACK });
-    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden" });
+    expect(await renameThread(qc, id, "Garden")).toEqual({ ok: true, title: "Garden", undo: true });
     const [, options] = toastMock.mock.calls[0] as [string, ToastAction];
     const run = await h.client.runs.create(id, "agent", { input: human("And roses?") });
 
@@ -111,6 +120,26 @@ describe("rename Undo", () => {
     expect((await h.client.runs.get(id, run.run_id)).status).toBe("success");
     expect(toastMock.error).not.toHaveBeenCalled();
     expect(await stateFact(id)).toEqual({ title: "Plan a garden", source: FALLBACK });
+  });
+
+  it("Undo of a second rename made during the same run brings the first back (it never reached a checkpoint)", async () => {
+    await h.close();
+    h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
+    const t = await h.client.threads.create();
+    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
+    await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
+    recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
+    expect(await renameThread(qc, t.thread_id, "Garden")).toMatchObject({ ok: true, undo: true });
+    expect(await renameThread(qc, t.thread_id, "Roses")).toMatchObject({ ok: true, undo: true });
+    const [, options] = toastMock.mock.calls[1] as [string, ToastAction];
+    options.action.onClick();
+    await vi.waitFor(async () => expect((await h.client.threads.get(t.thread_id)).values).toMatchObject({ title: "Garden", title_source: USER }));
+    expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("running");
+    await h.client.runs.join(t.thread_id, run.run_id);
+    await vi.waitFor(async () => expect(await stateFact(t.thread_id)).toEqual({ title: "Garden", source: USER }));
+    expect(await h.client.threads.getState(t.thread_id).then((s) => (s.values as { title: string }).title)).toBe("Garden");
+    expect(toastMock.error).not.toHaveBeenCalled();
+    expect(restores).toHaveLength(0);
   });
 
   it("offers no Undo when there is nothing to go back to", () => {

@@ -1,9 +1,9 @@
 "use client";
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { sameTitleFact, type TitleFact } from "@/lib/title";
+import { sameTitleFact, titleFactOf, type TitleFact } from "@/lib/title";
 import { graphemesOf } from "@/lib/title/graphemes";
-import { apiErrorCode, apiErrorStatus, loadBrowserClient } from "./api-client";
+import { ApiHttpError, apiErrorCode, apiErrorStatus, loadBrowserClient } from "./api-client";
 import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
@@ -40,8 +40,23 @@ async function waitForThreadRuns(threadId: string): Promise<void> {
   for (let round = 0; round < 10; round++) {
     const going = (await client.runs.list(threadId, { limit: 50 })).filter((r) => r.status === "pending" || r.status === "running");
     if (going.length === 0) return;
-    for (const r of going) await client.runs.join(threadId, r.run_id);
+    // A run gone meanwhile (rolled back, deleted) has ended too.
+    for (const r of going) await client.runs.join(threadId, r.run_id).catch(() => undefined);
   }
+}
+
+/**
+ * A user title goes back as a rename (it is pinned either way), once the title is still the one the
+ * rename set: one made during a run never reached a checkpoint (only a run's last rename is written
+ * in), so a restore, which takes only titles from the history, would refuse it; and a rename is
+ * accepted while a run goes.
+ */
+async function renameBack(threadId: string, previous: string, renamed: TitleFact): Promise<TitleFact> {
+  const client = await loadBrowserClient();
+  if (!sameTitleFact(titleFactOf((await client.threads.get(threadId)).values), renamed)) {
+    throw new ApiHttpError(409, `HTTP 409: ${JSON.stringify({ detail: "title-changed: the title changed since; nothing was restored" })}`);
+  }
+  return titleFactOf(await client.threads.updateState(threadId, { values: { title: previous } }));
 }
 
 /**
@@ -62,6 +77,10 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
     await waitForThreadRuns(threadId);
   };
   try {
+    if (previous.source.kind === "user") {
+      recordServerTitle(qc, threadId, await renameBack(threadId, previous.title, renamed));
+      return true;
+    }
     if (afterRuns) await waitForRuns();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -69,10 +88,12 @@ export async function undoRename(qc: QueryClient, threadId: string, previous: Ti
         recordServerTitle(qc, threadId, fact);
         return true;
       } catch (err) {
-        // A run started since the rename (a message sent meanwhile): the restore waits for it too.
+        // A run started since the rename (a message sent meanwhile), or one still settling: the
+        // restore waits for it too, a little longer each time.
         const busy = apiErrorStatus(err) === 409 && apiErrorCode(err) !== "title-changed";
-        if (!busy || attempt >= 3) throw err;
+        if (!busy || attempt >= 4) throw err;
         await waitForRuns();
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
       }
     }
   } catch (err) {
@@ -98,8 +119,8 @@ export function toastTitle(title: string): string {
  * The rename toast. Offered only when there is a confirmed earlier title to go back to; `afterRuns`
  * for a rename made while a run was going (see undoRename).
  */
-export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark(), { afterRuns = false } = {}) {
-  if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return;
+export function offerRenameUndo(qc: QueryClient, threadId: string, previous: TitleFact, renamed: TitleFact, mark = titleActionMark(), { afterRuns = false } = {}): boolean {
+  if (!previous.title || !previous.source || sameTitleFact(previous, renamed)) return false;
   shownFor.set(threadId, mark);
   const gone = () => {
     if (shownFor.get(threadId) === mark) shownFor.delete(threadId);
@@ -111,4 +132,5 @@ export function offerRenameUndo(qc: QueryClient, threadId: string, previous: Tit
     onDismiss: gone,
     onAutoClose: gone,
   });
+  return true;
 }

@@ -35,8 +35,9 @@ describe("resolveRowTitle", () => {
     expect(resolveRowTitle(model("Good", 10), null, fb("hello wor...", 20)).title).toBe("Good");
   });
 
-  it("takes a later user title from the stream (the pin written at run end)", () => {
-    expect(resolveRowTitle(fb("hi", 10), null, user("Mine", 20))).toMatchObject({ title: "Mine", origin: "stream" });
+  it("never takes a user title from the stream over an automatic one (a branch may carry a rename the thread has left; live-titles re-reads the thread)", () => {
+    expect(resolveRowTitle(fb("hi", 10), null, user("Mine", 20))).toMatchObject({ title: "hi", origin: "server" });
+    expect(resolveRowTitle(null, null, user("Mine", 20))).toMatchObject({ title: null, origin: "none" });
   });
 
   it("never lets a stream's user title replace the server's user title, however late it came (its run started before)", () => {

@@ -32,10 +32,9 @@ export function resolveRowTitle(
   if (stream && streamTitle && (!server || stream.at > server.at)) {
     const source: TitleSource = stream.fact.source ?? { kind: "fallback" };
     // A run's values hold the title its run started from (a rename made during the run is written
-    // after it), so a user title there cannot tell whether it is older or newer than the user title
-    // the page holds: it never replaces one. The page reads the thread again instead.
-    const userOverUser = source.kind === "user" && fact.source?.kind === "user";
-    if (!userOverUser && decideTitle(fact, { title: streamTitle, source }).accept) {
+    // after it; a branch's may be an older rename the thread has left), so a user title there
+    // replaces nothing the page shows (`fromRun`, as on the server). The page reads the thread again instead.
+    if (decideTitle(fact, { title: streamTitle, source }, { fromRun: true }).accept) {
       fact = { title: streamTitle, source };
       origin = "stream";
       local = stream.local === true;

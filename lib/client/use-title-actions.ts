@@ -11,7 +11,8 @@ import { offerRenameUndo, titleActionMark, withdrawRenameUndo } from "./rename-u
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
 
-export type RenameResult = { ok: true; title: string } | { ok: false; message: string | null };
+/** `undo`: an Undo toast was offered for it. */
+export type RenameResult = { ok: true; title: string; undo: boolean } | { ok: false; message: string | null };
 
 /**
  * Rename = pin. A title lib/title refuses is refused here with the server's own message and never
@@ -37,8 +38,8 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     // going the rename is a pending pin, and its Undo waits for the run to end (undoRename).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
     // Undo is a Threadline route (title/restore): not in front of a LangGraph server.
-    if (!before.pending && !usesStandardApi()) offerRenameUndo(qc, threadId, before, settled, mark, { afterRuns: pendingPin });
-    return { ok: true, title: settled.title ?? "" };
+    const undo = !before.pending && !usesStandardApi() && offerRenameUndo(qc, threadId, before, settled, mark, { afterRuns: pendingPin });
+    return { ok: true, title: settled.title ?? "", undo };
   } catch (err) {
     clearOwnEdit();
     const message = apiErrorMessage(err);

@@ -126,7 +126,7 @@ describe("titleLeftBehind: the thread's title against a branch's head", () => {
     expect(titleLeftBehind(fact(null, null), fact("Old name", "user"))).toBeNull();
     expect(titleLeftBehind(null, fact("Old name", "user"))).toBeNull();
   });
-  it("whatever the two facts, the head is never left with a user title the thread does not have", () => {
+  it("whatever the two facts, when the thread has a title the head is never left with a user title other than the thread's, and anything carried is the thread's", () => {
     const arb = fc.record({ title: fc.option(fc.constantFrom("A", "B", " ", ""), { nil: null }), source: fc.option(fc.record({ kind: fc.constantFrom<TitleSourceKind>("fallback", "model", "user") }), { nil: null }) });
     fc.assert(
       fc.property(arb, arb, (thread, head) => {

@@ -68,6 +68,20 @@ describe("accounts mode: per-user isolation on the embedded API", () => {
     expect(await h.api.registry.find(id)).toBeUndefined();
   });
 
+  it("a run that would make its thread, beaten to it by another user's create, is refused and runs nothing there", async () => {
+    const id = crypto.randomUUID();
+    const create = h.api.registry.create.bind(h.api.registry);
+    // A's create lands between B's run finding no thread and making it.
+    const raced = vi.spyOn(h.api.registry, "create").mockImplementationOnce(async (opts) => {
+      await create({ ...opts, metadata: { owner: "user-a" } });
+      return create(opts);
+    });
+    await expect(t.b.runs.wait(id, "agent", { input: { messages: [{ type: "human", content: "hi" }] }, ifNotExists: "create" })).rejects.toMatchObject({ status: 404 });
+    raced.mockRestore();
+    expect((await t.a.threads.get(id)).metadata).toMatchObject({ owner: "user-a" });
+    expect(await t.a.runs.list(id)).toEqual([]);
+  });
+
   it("no key, or an unknown or revoked key → 401 {detail}; /info stays open", async () => {
     for (const key of [null, "tl_not-a-key"]) {
       const res = await t.raw("/threads/search", key, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });

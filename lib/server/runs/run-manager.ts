@@ -94,6 +94,10 @@ export class RunManager {
       // A thread made now has no checkpoint: a run from one is refused before anything is made.
       if (checkpoint?.checkpoint_id) throw missingCheckpoint();
       await registry.create({ threadId, metadata: { graph_id: "agent", assistant_id: "agent", ...newThread }, ifExists: "do_nothing" });
+      // Made by someone else in between (do_nothing kept theirs): not this caller's thread.
+      const made = await registry.find(threadId);
+      const metadata = made ? (JSON.parse(made.metadata) as Record<string, unknown>) : {};
+      if (!made || Object.entries(newThread ?? {}).some(([k, v]) => metadata[k] !== v)) throw notFound(`Thread ${threadId}`);
     }
     if (!(await checkpointExists(checkpointer, threadId, checkpoint))) throw missingCheckpoint();
     const exists = await registry.find(threadId);

@@ -2,10 +2,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createHarness, testDialect, type Harness } from "../test-harness";
 
 // The registry's schema as the database itself describes it after every migration on a fresh
-// database: tables, columns (type, nullability, default, key, generated, collation), indexes,
-// constraints and triggers. Held in a file per dialect, so any change to what the migrations
-// create (or to how they are written, e.g. as SQL text or through Kysely's schema builder) that
-// changes the schema shows here.
+// database. Postgres: every column (type, nullability, default, collation, identity, generation
+// expression), index definition and constraint. SQLite: each column's declared type, nullability,
+// default, key position and kind (plain, hidden, generated virtual or stored), each index's
+// columns, uniqueness and whether it is partial (not its predicate), WITHOUT ROWID and
+// AUTOINCREMENT, and the triggers' names; not collations or generation expressions (SQLite keys
+// compare byte-wise anyway). Held in a file per dialect, so a change to what the migrations create
+// (or to how they are written, e.g. as SQL text or through Kysely's schema builder) that changes
+// any of that shows here. The upgrade of an older file is release-fixture.test.ts's.
 let h: Harness;
 beforeAll(async () => {
   h = createHarness();

@@ -264,8 +264,12 @@ function jsonOfColumn(column: string, d: StoreDialect): Sql {
 function valuesWithPendingPin(d: StoreDialect): Sql {
   const values = jsonOfColumn("t.values_json", d);
   if (d === "postgres") {
-    return sql`CASE WHEN t.pin_pending = 1 AND jsonb_typeof(t.values_json::jsonb) = 'object'
-      THEN jsonb_set(jsonb_set(t.values_json::jsonb, '{title}', to_jsonb(t.title)), '{title_source}', COALESCE(t.title_source::jsonb, 'null'::jsonb))::json
+    // The pin's keys in place of the values' own, whatever their order (a NULL title is JSON null).
+    return sql`CASE WHEN t.pin_pending = 1 AND json_typeof(t.values_json::json) = 'object'
+      THEN (SELECT json_object_agg(kv.k, kv.v) FROM (
+        SELECT e.key AS k, e.value AS v FROM json_each(t.values_json::json) AS e WHERE e.key NOT IN ('title', 'title_source')
+        UNION ALL SELECT 'title', COALESCE(to_json(t.title), 'null'::json)
+        UNION ALL SELECT 'title_source', COALESCE(t.title_source::json, 'null'::json)) AS kv)
       ELSE ${values} END`;
   }
   return sql`CASE WHEN t.pin_pending = 1 AND json_valid(t.values_json) AND json_type(t.values_json) = 'object'

@@ -38,6 +38,9 @@ beforeAll(async () => {
   await make("pin pending");
   await h.client.runs.wait(ids["pin pending"], "agent", { input: human("Sourdough hydration for a beginner loaf") });
   await h.sql(`UPDATE tl_threads SET title = 'Pinned "during" a run', title_source = '{"kind":"user"}', pin_pending = 1 WHERE thread_id = '${ids["pin pending"]}'`);
+  // The same with no title.
+  await make("pin pending, no title");
+  await h.sql(`UPDATE tl_threads SET values_json = '{"messages":[{"type":"human","content":"no title yet"}],"title":"Old"}', title = NULL, title_source = '{"kind":"user"}', pin_pending = 1 WHERE thread_id = '${ids["pin pending, no title"]}'`);
   // An interrupted thread's interrupts (written under the API: the graph here never interrupts).
   await make("interrupted");
   await h.sql(`UPDATE tl_threads SET interrupts_json = '{"task-1":[{"value":{"question":"Continue?"},"id":"i-1"}]}', status = 'interrupted' WHERE thread_id = '${ids.interrupted}'`);
@@ -122,6 +125,7 @@ describe("a search page written by the database", () => {
     expect((byId[ids.renamed].values as { title: string }).title).toBe('Tabs, "quotes" & emoji 🎉 — ünïcödé');
     expect(byId[ids["pin pending"]].values).toMatchObject({ title: 'Pinned "during" a run', title_source: { kind: "user" } });
     expect(((byId[ids["pin pending"]].values as { messages: unknown[] }).messages ?? []).length).toBe(2);
+    expect(byId[ids["pin pending, no title"]].values).toMatchObject({ title: null, title_source: { kind: "user" }, messages: [{ content: "no title yet" }] });
     expect((byId[ids["odd metadata"]].metadata as { unicode: string }).unicode).toContain("😀 \u0001");
     expect(((byId[ids.answered].values as { messages: unknown[] }).messages ?? []).length).toBe(2);
     expect((byId[ids["no activity"]] as { activity_at?: string | null }).activity_at).toBeNull();

@@ -184,6 +184,10 @@ describe("a branch from a checkpoint older than the rename (an edited or branche
     await h.client.runs.wait(t.thread_id, "agent", { input: human("A follow-up on a branch"), checkpoint: pinnedCheckpoint });
     expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: regenerated.title, title_source: { kind: "fallback" } });
     expect(await listed(t.thread_id)).toEqual({ title: regenerated.title, title_source: { kind: "fallback" } });
+    // A plain state update from there too.
+    await h.client.threads.updateState(t.thread_id, { values: { messages: [{ type: "human", content: "Added on a branch" }] }, checkpoint: pinnedCheckpoint });
+    expect((await h.client.threads.getState<TitleValues>(t.thread_id)).values).toMatchObject({ title: regenerated.title, title_source: { kind: "fallback" } });
+    expect(await listed(t.thread_id)).toEqual({ title: regenerated.title, title_source: { kind: "fallback" } });
   });
 
   it("a branch of a thread whose title is automatic takes the branch's title (nothing is pinned)", async () => {

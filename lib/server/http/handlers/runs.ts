@@ -48,7 +48,8 @@ async function finalValues(api: Api, threadId: string, runId: string) {
 /**
  * The run body, with the metadata the auth rules stamped, and what a thread made by the run
  * (`if_not_exists: "create"`) is given beside the graph's keys: the filtered keys (the owner), so
- * its creator can see it. The run manager makes that thread, in the same step as the run.
+ * its creator can see it. The run manager makes that thread (checking it is the caller's) just
+ * before the run, once the request has passed every check that can be made without it.
  */
 function readRunBody(ctx: RouteContext) {
   const body = readBody(ctx, runCreateSchema);
