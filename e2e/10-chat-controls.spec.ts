@@ -130,3 +130,16 @@ test("going Back to a conversation whose delete waits for its Undo calls the del
   await page.reload();
   await expect(chat.userMessages).toHaveCount(2);
 });
+
+test("the delete toast quotes a long title cut at 60 characters, as the rename toast does", async ({ page, sidebar }) => {
+  const title = `${"Long winding notes on a river trip ".repeat(5)}end`.slice(0, 190);
+  const { thread_id: id } = await apiClient().threads.create();
+  await apiClient().threads.updateState(id, { values: { title } });
+  await page.goto("/");
+  await expect(sidebar.row(id)).toBeVisible();
+  await sidebar.menuItem(id, "menu-delete");
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" });
+  await expect(toast).toContainText(`Deleted “${title.slice(0, 57).trimEnd()}…”`);
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(sidebar.row(id)).toBeVisible();
+});
