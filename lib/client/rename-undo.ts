@@ -7,6 +7,7 @@ import { ApiHttpError, apiErrorCode, apiErrorStatus, loadBrowserClient } from ".
 import { errorTextForPeople, isRequestFailure } from "./error-text";
 import { recordServerTitle } from "./live-titles";
 import { requestTitleRestore } from "./title-restore";
+import { isUnfinishedRun } from "./unsent";
 
 const UNDO_MS = 8000;
 const undoToastId = (threadId: string) => `rename:${threadId}`;
@@ -38,7 +39,7 @@ export function withdrawRenameUndo(threadId: string, mark: number) {
 async function waitForThreadRuns(threadId: string): Promise<void> {
   const client = await loadBrowserClient();
   for (let round = 0; round < 10; round++) {
-    const going = (await client.runs.list(threadId, { limit: 50 })).filter((r) => r.status === "pending" || r.status === "running");
+    const going = (await client.runs.list(threadId, { limit: 50 })).filter(isUnfinishedRun);
     if (going.length === 0) return;
     // A run gone meanwhile (rolled back, deleted) has ended too.
     for (const r of going) await client.runs.join(threadId, r.run_id).catch(() => undefined);

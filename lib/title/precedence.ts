@@ -55,6 +55,9 @@ export function decideTitle(
  */
 export function titleLeftBehind(thread: TitleFact | null | undefined, head: TitleFact): (TitleFact & { title: string; source: TitleSource }) | null {
   if (!thread || !hasTitle(thread.title) || !thread.source || sameTitleFact(thread, head)) return null;
-  if (thread.source.kind === "user" || head.source?.kind === "user") return { title: thread.title, source: thread.source };
-  return null;
+  if (thread.source.kind !== "user" && head.source?.kind !== "user") return null;
+  const carry = { title: thread.title, source: thread.source };
+  // Over an older rename the thread's automatic title goes in as a regenerate's would: the user
+  // left that rename by a regenerate or an Undo.
+  return decideTitle(head, carry, { regenerate: carry.source.kind !== "user" }).accept ? carry : null;
 }

@@ -417,8 +417,10 @@ export class RunManager {
         // idle-thread write was cut (sync_pending): then the checkpoint is the newer side (a
         // regenerate or an Undo that reached it) and is mirrored.
         const pin = now?.pin_pending ? { title: now.title ?? "", source: USER } : null;
-        const carry = pin ?? (now?.sync_pending ? null : branchTitleToCarry(now && registry.titleOf(now), snap));
-        if (carry && decideTitle(titleFactOf(snap.values), carry, { regenerate: carry.source.kind !== "user" }).accept) {
+        let carry: { title: string; source: TitleSource } | null = null;
+        if (pin) carry = decideTitle(titleFactOf(snap.values), pin).accept ? pin : null;
+        else if (!now?.sync_pending) carry = branchTitleToCarry(now && registry.titleOf(now), snap);
+        if (carry) {
           await writeTitleToCheckpoint(graph, threadId, carry.title, carry.source);
           // Only that very title is settled: a newer rename keeps its flag.
           await registry.clearPendingPinIf(threadId, carry.title);

@@ -1,6 +1,5 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { z } from "zod";
-import { decideTitle, titleFactOf } from "@/lib/title";
 import type { Api } from "../../api";
 import { conflict, jsonResponse, notFound, unprocessable } from "../errors";
 import { branchTitleToCarry, checkpointExists, checkpointJson, stateJson, threadConfig, writeTitleToCheckpoint } from "../../graph";
@@ -74,9 +73,7 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
       let head = await api.graph.getState(threadConfig(id));
       // An update from an earlier checkpoint branches the thread; its title comes along.
       const carry = checkpoint?.checkpoint_id ? branchTitleToCarry(api.registry.titleOf(await api.registry.get(id)), head) : null;
-      // Over an older rename the thread's automatic title goes in as a regenerate's would: the user
-      // left that rename by a regenerate or an Undo (titleLeftBehind).
-      if (carry && decideTitle(titleFactOf(head.values), carry, { regenerate: carry.source.kind !== "user" }).accept) {
+      if (carry) {
         config = await writeTitleToCheckpoint(api.graph, id, carry.title, carry.source);
         head = await api.graph.getState(threadConfig(id));
       }
