@@ -1,4 +1,14 @@
+import type { Page } from "@playwright/test";
 import { apiClient, expect, fallbackTitle, test } from "./support";
+
+/** The DELETE requests the page sends from now on (URLs, in order). */
+function deleteRequests(page: Page): string[] {
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "DELETE") sent.push(r.url());
+  });
+  return sent;
+}
 
 test("Shift+Enter breaks a line, Enter sends, Stop cancels the run", async ({ page, chat }) => {
   await chat.openNew();
@@ -68,10 +78,7 @@ test("delete hides the row at once and Undo brings it back, open again (nothing 
   const text = "What should I pack for a rainy hiking weekend?";
   const id = await chat.startConversation(text);
   await chat.waitForAnswerToFinish();
-  const deletes: string[] = [];
-  page.on("request", (r) => {
-    if (r.method() === "DELETE") deletes.push(r.url());
-  });
+  const deletes = deleteRequests(page);
 
   await sidebar.menuItem(id, "menu-delete");
   await expect(sidebar.row(id)).toHaveCount(0);
@@ -110,10 +117,7 @@ test("going Back to a conversation whose delete waits for its Undo calls the del
   const text = "How long do sourdough starters keep in the fridge?";
   const id = await chat.startConversation(text);
   await chat.waitForAnswerToFinish();
-  const deletes: string[] = [];
-  page.on("request", (r) => {
-    if (r.method() === "DELETE") deletes.push(r.url());
-  });
+  const deletes = deleteRequests(page);
 
   await sidebar.menuItem(id, "menu-delete");
   await expect(sidebar.row(id)).toHaveCount(0);

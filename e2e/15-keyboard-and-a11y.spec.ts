@@ -1,11 +1,21 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { ChatPage } from "./pages/ChatPage";
 import { Sidebar } from "./pages/Sidebar";
 import { apiClient, expect, test } from "./support";
 
 const TITLES = ["Keyboard row one", "Keyboard row two", "Keyboard row three", "Keyboard row four"];
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** A phone-sized page on conversation `id`, with its drawer's conversation list. */
+async function openOnPhone(browser: Browser, id: string) {
+  const context = await browser.newContext(MOBILE);
+  const page = await context.newPage();
+  const chat = new ChatPage(page);
+  await chat.open(id);
+  const drawer = page.getByTestId("drawer");
+  return { context, page, chat, drawer, list: new Sidebar(page, drawer) };
+}
 
 /** Serious or critical axe violations on the page as it is now (only what is on screen). */
 async function seriousViolations(page: Page, where: string) {
@@ -127,12 +137,7 @@ test.describe("keyboard, focus and accessibility", () => {
     const made = await client.threads.create();
     await client.threads.updateState(made.thread_id, { values: { title: "Phone drawer row" } });
     const id = made.thread_id;
-    const context = await browser.newContext(MOBILE);
-    const page = await context.newPage();
-    const chat = new ChatPage(page);
-    await chat.open(ids[1]);
-    const drawer = page.getByTestId("drawer");
-    const list = new Sidebar(page, drawer);
+    const { context, page, drawer, list } = await openOnPhone(browser, ids[1]);
     const undo = page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" });
 
     await page.getByTestId("open-drawer").click();
@@ -154,12 +159,7 @@ test.describe("keyboard, focus and accessibility", () => {
   });
 
   test("mobile drawer: Escape in a rename stays in the drawer; closing it returns focus to the menu button; 44 px targets", async ({ browser }) => {
-    const context = await browser.newContext(MOBILE);
-    const page = await context.newPage();
-    const chat = new ChatPage(page);
-    await chat.open(ids[1]);
-    const drawer = page.getByTestId("drawer");
-    const list = new Sidebar(page, drawer);
+    const { context, page, chat, drawer, list } = await openOnPhone(browser, ids[1]);
 
     await page.getByTestId("open-drawer").click();
     await expect(drawer).toBeVisible();
