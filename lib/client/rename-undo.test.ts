@@ -53,6 +53,17 @@ async function stateFact(threadId: string): Promise<TitleFact> {
   return { title: s.values.title, source: s.values.title_source };
 }
 
+/** A slow model's first run on a new thread, going, its first message's title already shown. */
+async function firstRunGoing() {
+  await h.close();
+  h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
+  const t = await h.client.threads.create();
+  const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
+  await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
+  recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
+  return { t, run };
+}
+
 describe("rename Undo", () => {
   it("a rename offers Undo, which brings back the previous title with its original source", async () => {
     const id = await titledThread("Plan a garden");
@@ -80,12 +91,7 @@ describe("rename Undo", () => {
   });
 
   it("a rename made while a run is going offers Undo too, which waits for the run to end and then brings the previous title back", async () => {
-    await h.close();
-    h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
-    const t = await h.client.threads.create();
-    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
-    await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
-    recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
+    const { t, run } = await firstRunGoing();
     expect(await renameThread(qc, t.thread_id, "Garden")).toEqual({ ok: true, title: "Garden", undo: true });
     expect(toastMock).toHaveBeenCalledTimes(1);
     const [, options] = toastMock.mock.calls[0] as [string, ToastAction];
@@ -123,12 +129,7 @@ describe("rename Undo", () => {
   });
 
   it("Undo of a second rename made during the same run brings the first back (it never reached a checkpoint)", async () => {
-    await h.close();
-    h = createHarness({ model: new ScriptedModel(["tok ".repeat(60)], 5) });
-    const t = await h.client.threads.create();
-    const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Plan a garden") });
-    await vi.waitFor(async () => expect((await stateFact(t.thread_id)).title).toBe("Plan a garden"));
-    recordServerTitle(qc, t.thread_id, { title: "Plan a garden", source: FALLBACK });
+    const { t, run } = await firstRunGoing();
     expect(await renameThread(qc, t.thread_id, "Garden")).toMatchObject({ ok: true, undo: true });
     expect(await renameThread(qc, t.thread_id, "Roses")).toMatchObject({ ok: true, undo: true });
     const [, options] = toastMock.mock.calls[1] as [string, ToastAction];
