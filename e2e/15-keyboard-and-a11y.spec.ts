@@ -129,7 +129,24 @@ test.describe("keyboard, focus and accessibility", () => {
     await expect(sidebar.link(two)).toBeFocused();
     await page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" }).getByRole("button", { name: "Undo" }).click();
     await expect(sidebar.row(three)).toBeVisible();
-    void one;
+
+    // Deleting the open conversation by keyboard leaves it for the new chat; the focus still goes
+    // to the next row (the new chat's message box does not take it), and Undo brings it back.
+    await sidebar.link(two).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("End");
+    await expect(page.getByTestId("menu-delete")).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(sidebar.row(two)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(chat.input).toBeVisible();
+    await expect(sidebar.link(one)).toBeFocused();
+    await page.waitForTimeout(300); // what a late autofocus would need to take it
+    await expect(sidebar.link(one)).toBeFocused();
+    await page.locator("[data-sonner-toast]").filter({ hasText: "Deleted" }).getByRole("button", { name: "Undo" }).click();
+    await expect(page).toHaveURL(new RegExp(`/c/${two}$`));
+    await expect(sidebar.row(two)).toBeVisible();
   });
 
   test("mobile drawer: a delete or a rename made in it closes it, so its toast's Undo can be tapped", async ({ browser }) => {

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import type { ChatPage } from "./pages/ChatPage";
 import { expect, keptFileKeys, test } from "./support";
 
@@ -5,6 +6,16 @@ import { expect, keptFileKeys, test } from "./support";
 const NOTES = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs, flour\n") };
 const PLAN = { name: "plan.md", mimeType: "text/markdown", buffer: Buffer.from("# Plan\n- one\n- two\n") };
 const isRunStream = (url: URL) => url.pathname.endsWith("/runs/stream");
+
+/** The drafts' database never opens in `page`, as when another tab holds it mid-upgrade. */
+async function neverOpenDraftDatabase(page: Page) {
+  await page.addInitScript(() => {
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+      return name === "threadline" ? ({} as IDBOpenDBRequest) : open.call(this, name, version);
+    };
+  });
+}
 
 test("files in the composer are kept per conversation across switching and reload, until sent", async ({ page, chat, sidebar }) => {
   const chips = page.getByTestId("composer-attachment");
@@ -166,14 +177,19 @@ test("what is typed or attached while a new conversation is being made stays in 
   await expect(chips).toHaveCount(0);
 });
 
+test("an Enter pressed while the kept files are still being read sends once they are in", async ({ page, chat }) => {
+  await neverOpenDraftDatabase(page); // the box waits its whole patience for the kept files
+  await chat.openNew();
+  await chat.input.fill("Sent by the Enter pressed while waiting");
+  await expect(chat.sendButton).toBeDisabled(); // still waiting for the kept files
+  await chat.input.press("Enter");
+  await expect(chat.userMessages).toHaveText(["Sent by the Enter pressed while waiting"], { timeout: 10_000 });
+  await expect(chat.input).toHaveValue("");
+  await chat.waitForAnswerToFinish();
+});
+
 test("when the kept files cannot be read (IndexedDB stuck), Send is let through without them once the patience runs out", async ({ page, chat }) => {
-  // The drafts' database never opens, as when another tab holds it mid-upgrade.
-  await page.addInitScript(() => {
-    const open = IDBFactory.prototype.open;
-    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
-      return name === "threadline" ? ({} as IDBOpenDBRequest) : open.call(this, name, version);
-    };
-  });
+  await neverOpenDraftDatabase(page);
   await chat.openNew();
   await chat.input.fill("Sent although the kept files never came");
   // Never loaded: Send is let through once the patience (use-kept-draft-files.ts) runs out.

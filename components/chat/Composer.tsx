@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useEffect, useEffectEvent, useRef, useState, type RefObject } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
@@ -8,13 +8,18 @@ import { useHydrated } from "@/lib/client/use-hydrated";
 import { SendIcon, StopIcon } from "@/components/ui/icons";
 import { AttachButton, ComposerAttachmentChips, droppedFiles } from "./AttachmentChips";
 import { isComposingKey } from "@/lib/client/composing";
+import { focusInConversationList } from "@/lib/client/focus-fell";
 
 interface ComposerProps {
   streaming: boolean;
   /** Returns what to leave in the box (a failed earlier send), if anything. */
   onSend: (text: string, attachments: ComposerAttachment[]) => PutBack | undefined;
   onStop: () => void;
-  /** Focus the box on mount (new conversations only: not to steal focus on navigation). */
+  /**
+   * Focus the box on mount (new conversations only: not to steal focus on navigation), unless the
+   * focus is in the conversation list: deleting the open conversation brings the user here and
+   * gives the focus to the next row, where it stays.
+   */
   autoFocus?: boolean;
   /** Where the unsent text is kept (the thread id, or "new" on the new-conversation page). */
   draftKey: string;
@@ -63,17 +68,33 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus && !focusInConversationList()) ref.current?.focus();
+    // Mount only: `autoFocus` is fixed for a composer's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const formRef = useRef<HTMLFormElement>(null);
   useComposerHeight(formRef);
   const canSend = (text.trim() !== "" || files.attachments.length > 0) && !files.reading && files.overLimit === null;
+  // Enter while files are still being read (just dropped, or the kept ones after a load) sends
+  // once they are in, with them, instead of being dropped.
+  const sendWhenRead = useRef(false);
   const send = () => {
-    if (!canSend || streaming) return;
+    if (streaming) return;
+    if (files.reading) return void (sendWhenRead.current = true);
+    if (!canSend) return;
     const keep = onSend(text, files.attachments);
     setText(keep?.text ?? "");
     files.clear();
     if (keep?.attachments.length) files.restore(keep.attachments);
     ref.current?.focus();
   };
+  const sendQueued = useEffectEvent(() => send());
+  useEffect(() => {
+    if (!sendWhenRead.current || files.reading) return;
+    sendWhenRead.current = false;
+    sendQueued();
+  }, [files.reading]);
   return (
     <form
       ref={formRef}
@@ -114,7 +135,6 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
             // Read-only until the page is live (the server renders it so): a keystroke before then
             // would be written over when the page takes the box over.
             readOnly={askingOtherTab || !live}
-            autoFocus={autoFocus}
             onChange={(e) => setText(e.target.value)}
             onPaste={(e) => {
               const pasted = droppedFiles(e.clipboardData);

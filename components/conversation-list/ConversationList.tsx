@@ -236,7 +236,7 @@ export function ConversationList({ initialList, now, tzOffsetMin, searchRef, onN
   const searching = search !== "";
   const tipRow = (tip && editingId !== tip.id && model.byId.get(tip.id)) || null;
   return (
-    <nav aria-label="Conversations" data-testid="conversation-list" className="flex min-h-0 flex-1 flex-col">
+    <nav aria-label="Conversations" data-testid="conversation-list" data-conversation-list="" className="flex min-h-0 flex-1 flex-col">
       <div className="px-2 pb-2">
         <SearchField
           value={searchInput}

@@ -62,8 +62,8 @@ export class ChatPage {
   }
 
   /**
-   * Types and sends with Enter, once the box is live and its kept draft and files are back: an
-   * Enter before the kept files are read sends nothing (the box waits for them).
+   * Types and sends with Enter, once the box is live and its kept draft and files are back (what
+   * the test types should be all that is sent).
    */
   async send(text: string) {
     await expect(this.input).toHaveAttribute("data-draft-restored", "true");

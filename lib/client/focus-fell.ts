@@ -6,3 +6,11 @@
 export function focusFellToPage(doc: Document = document): boolean {
   return !doc.activeElement || doc.activeElement === doc.body;
 }
+
+/** The conversation list's root element carries this attribute (components/conversation-list). */
+export const CONVERSATION_LIST_ATTRIBUTE = "data-conversation-list";
+
+/** True when a control of the conversation list (a row, its menu, the search field) holds the focus. */
+export function focusInConversationList(doc: Document = document): boolean {
+  return Boolean(doc.activeElement?.closest(`[${CONVERSATION_LIST_ATTRIBUTE}]`));
+}
