@@ -7,11 +7,17 @@
 // same database tells the process's own growth apart from the data's.
 //
 //   node bench/scripts/growth.mjs [--steps=2000,10000,20000,40000] [--data=/tmp/tl-growth] [--after-restart=K]
+//                                 [--settle=2] [--reread-after=S]
+//
+// Each reading also gives the p95s and the GCs that ran while it was taken. --settle=S waits S
+// seconds between making a step's threads and reading (the bench reads at once: --settle=0);
+// --reread-after=S reads once more S seconds later, so the first reading can be told apart from
+// one taken once the server has had time after the writes.
 //
 // Needs a build (`npx next build`). No model: the threads get their titles by updateState.
 import fs from "node:fs";
 import path from "node:path";
-import { p50, pool, sleep } from "../lib/stats.mjs";
+import { p50, p95, pool, sleep } from "../lib/stats.mjs";
 import { startTarget, treeRssMb } from "../lib/targets.mjs";
 import { backgroundStreams, readLatencies, seedThread } from "../workloads/scale.mjs";
 
@@ -26,6 +32,8 @@ const extraNodeArgs = arg("node-args", "").split(" ").filter(Boolean);
 // --after-restart=K: the restarted process also makes K more threads, so a create rate that fell
 // with N can be told apart: back up in a fresh process (the process's own growth) or not (the data).
 const afterRestart = Number(arg("after-restart", "0"));
+const settleSecs = Number(arg("settle", "2"));
+const rereadAfter = Number(arg("reread-after", "0"));
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 
@@ -53,11 +61,17 @@ async function startServer() {
   return { ...target, gc };
 }
 
-/** p50s of 100 after 50 untimed pairs (a fresh process is still compiling). */
+/** p50s and p95s of 100 after 50 untimed pairs (a fresh process is still compiling), and the GCs meanwhile. */
 async function latencies(target) {
+  const before = { ...target.gc };
   const { info, page } = await readLatencies(target, 100, 50);
-  return { info: p50(info), page: p50(page) };
+  const gc = target.gc;
+  const during = `${gc.scavenges - before.scavenges} scavenges (${(gc.scavengeMs - before.scavengeMs).toFixed(1)} ms), ${gc.fulls - before.fulls} full (${(gc.fullMs - before.fullMs).toFixed(1)} ms)`;
+  return { info: p50(info), page: p50(page), info95: p95(info), page95: p95(page), during };
 }
+
+/** A reading's figures as report() takes them. */
+const figures = (l) => ({ infoMs: +l.info.toFixed(2), pageMs: +l.page.toFixed(2), infoP95Ms: +l.info95.toFixed(2), pageP95Ms: +l.page95.toFixed(2), gcWhileReading: l.during });
 
 /** Threads `from`..`to`-1, the bench's seeding way (seedThread); 8 SDK workers. */
 async function makeThreads(target, from, to) {
@@ -81,14 +95,13 @@ try {
     const secs = (performance.now() - started) / 1000;
     const perSec = (n - made) / secs;
     made = n;
-    await sleep(2000);
+    await sleep(settleSecs * 1000);
     const l = await latencies(target);
     report({
       N: n,
       process: "same",
       createPerSec: +perSec.toFixed(1),
-      infoMs: +l.info.toFixed(2),
-      pageMs: +l.page.toFixed(2),
+      ...figures(l),
       rssMb: Math.round(treeRssMb(target.pid)),
       heapAfterLastFullGcMb: target.gc.heapAfterFull,
       heapNowMb: target.gc.heapNow,
@@ -96,6 +109,10 @@ try {
       fullGcMs: Math.round(target.gc.fullMs - before.fullMs),
       scavengeMs: Math.round(target.gc.scavengeMs - before.scavengeMs),
     });
+    if (rereadAfter) {
+      await sleep(rereadAfter * 1000);
+      report({ N: n, process: `same, ${rereadAfter} s later`, ...figures(await latencies(target)), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+    }
     if (streams) {
       const errors = [];
       const stop = await backgroundStreams(target, streams, errors);
@@ -104,14 +121,14 @@ try {
       if (errors.length) console.log(`stream errors: ${errors.slice(0, 3).join("; ")}`);
       await sleep(2000);
       const after = await latencies(target);
-      report({ N: n, process: `same, after ${runs} streamed runs`, infoMs: +after.info.toFixed(2), pageMs: +after.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapAfterLastFullGcMb: target.gc.heapAfterFull, heapNowMb: target.gc.heapNow });
+      report({ N: n, process: `same, after ${runs} streamed runs`, ...figures(after), rssMb: Math.round(treeRssMb(target.pid)), heapAfterLastFullGcMb: target.gc.heapAfterFull, heapNowMb: target.gc.heapNow });
     }
   }
   await target.stop();
   target = await startServer();
   await sleep(2000);
   const l = await latencies(target);
-  report({ N: made, process: "fresh (restarted on the same DATA_DIR)", infoMs: +l.info.toFixed(2), pageMs: +l.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+  report({ N: made, process: "fresh (restarted on the same DATA_DIR)", ...figures(l), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
   if (afterRestart > 0) {
     const started = performance.now();
     await makeThreads(target, made, made + afterRestart);
@@ -119,11 +136,11 @@ try {
     made += afterRestart;
     await sleep(2000);
     const l2 = await latencies(target);
-    report({ N: made, process: "fresh, after making more", createPerSec: +perSec.toFixed(1), infoMs: +l2.info.toFixed(2), pageMs: +l2.page.toFixed(2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
+    report({ N: made, process: "fresh, after making more", createPerSec: +perSec.toFixed(1), ...figures(l2), rssMb: Math.round(treeRssMb(target.pid)), heapNowMb: target.gc.heapNow });
   }
 } finally {
   await target.stop();
 }
-console.log("\n| N | process | create/s | /info p50 ms | page p50 ms | RSS MB | heap after last full GC MB | full GCs (ms) in step | scavenge ms in step |");
-console.log("|---|---|---|---|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.N} | ${r.process} | ${r.createPerSec ?? ""} | ${r.infoMs} | ${r.pageMs} | ${r.rssMb} | ${r.heapAfterLastFullGcMb ?? ""} | ${r.fullGcs ?? ""}${r.fullGcMs != null ? ` (${r.fullGcMs})` : ""} | ${r.scavengeMs ?? ""} |`);
+console.log("\n| N | process | create/s | /info p50 / p95 ms | page p50 / p95 ms | GC while reading | RSS MB | heap after last full GC MB | full GCs (ms) in step | scavenge ms in step |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.N} | ${r.process} | ${r.createPerSec ?? ""} | ${r.infoMs} / ${r.infoP95Ms} | ${r.pageMs} / ${r.pageP95Ms} | ${r.gcWhileReading} | ${r.rssMb} | ${r.heapAfterLastFullGcMb ?? ""} | ${r.fullGcs ?? ""}${r.fullGcMs != null ? ` (${r.fullGcMs})` : ""} | ${r.scavengeMs ?? ""} |`);
