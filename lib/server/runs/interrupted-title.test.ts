@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
 import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
+import { nowIso } from "../store/clock";
 import { titleInterruptedThread } from "./interrupted-title";
 import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
 
@@ -18,6 +19,14 @@ const listedTitle = async (threadId: string) => {
   const [row] = await h.client.threads.search({ select: ["thread_id"], ids: [threadId], extract: { title: "values.title" } });
   return (row.extracted as { title: string | null }).title;
 };
+
+async function until(check: () => Promise<boolean>) {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return;
+    await sleep(10);
+  }
+  throw new Error("never happened");
+}
 
 async function untilStatus(threadId: string, runId: string, status: string) {
   for (let i = 0; i < 300; i++) {
@@ -116,6 +125,50 @@ describe("a first run that ends before a title was written (TITLE_INSTANT off)",
   });
 });
 
+describe("queued runs cancelled before they start (nothing the user sent is lost)", () => {
+  it("a queued run cancelled before it starts keeps its message, after the exchange going on before it", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(40), "Third answer."], 5) });
+    const t = await h.client.threads.create();
+    const first = await h.client.runs.create(t.thread_id, "agent", { input: human("First question about cats") });
+    const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued message I typed"), multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, queued.run_id, true);
+    expect((await h.client.runs.get(t.thread_id, queued.run_id)).status).toBe("interrupted");
+    await h.client.runs.join(t.thread_id, first.run_id);
+    await until(async () => (await h.client.threads.get(t.thread_id)).status === "idle");
+    expect((await state(t.thread_id)).messages.map((m) => [m.type, m.content.trim()])).toEqual([
+      ["human", "First question about cats"],
+      ["ai", "w ".repeat(40).trim()],
+      ["human", "Queued message I typed"],
+    ]);
+    // The next message comes after it.
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Next") });
+    expect((await state(t.thread_id)).messages.map((m) => m.content.trim()).slice(2)).toEqual(["Queued message I typed", "Next", "Third answer."]);
+    expect((await state(t.thread_id)).title).toBe("First question about cats");
+  });
+
+  it("an interrupting run keeps the message of the run queued before it, in its place; a rollback erases it", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(200), "Answer to the third."], 5) });
+    const t = await h.client.threads.create();
+    const first = await h.client.runs.create(t.thread_id, "agent", { input: human("Opening") });
+    await untilStatus(t.thread_id, first.run_id, "running");
+    const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued second"), multitaskStrategy: "enqueue" });
+    const third = await h.client.runs.create(t.thread_id, "agent", { input: human("Interrupting third"), multitaskStrategy: "interrupt" });
+    await h.client.runs.join(t.thread_id, third.run_id);
+    expect((await h.client.runs.get(t.thread_id, queued.run_id)).status).toBe("interrupted");
+    const humans = (await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content);
+    expect(humans).toEqual(["Opening", "Queued second", "Interrupting third"]);
+
+    const other = await h.client.threads.create();
+    const going = await h.client.runs.create(other.thread_id, "agent", { input: human("Going") });
+    await untilStatus(other.thread_id, going.run_id, "running");
+    const erased = await h.client.runs.create(other.thread_id, "agent", { input: human("Rolled back"), multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(other.thread_id, erased.run_id, true, "rollback");
+    await h.client.runs.cancel(other.thread_id, going.run_id, true);
+    await until(async () => (await h.client.threads.get(other.thread_id)).status === "idle");
+    expect((await state(other.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Going"]);
+  });
+});
+
 describe("titleInterruptedThread is stale-snapshot safe", () => {
   it("re-reads when another writer moves the thread, and then keeps that writer's title", async () => {
     h = createHarness({ titleConfig: NOT_INSTANT });
@@ -147,7 +200,7 @@ describe("restart repair of runs a crash killed", () => {
       thread_id: threadId,
       assistant_id: "agent",
       status: "running",
-      created_at: new Date().toISOString(),
+      created_at: nowIso(),
       metadata: "{}",
       kwargs: JSON.stringify({ input: human(text) }),
       multitask_strategy: "reject",
@@ -173,6 +226,26 @@ describe("restart repair of runs a crash killed", () => {
       expect(await listedTitle(id)).toBe(text);
       expect((await h.client.threads.get(id)).status).toBe("error");
     }
+    await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes the messages of every run the crash killed, the one going and those queued behind it, in order", async () => {
+    h = createHarness();
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Answered before") });
+    await crashRun(h, t.thread_id, "Going when it crashed");
+    await crashRun(h, t.thread_id, "Queued behind it");
+    await h.api.q.setStatus(t.thread_id, "busy");
+    const dir = h.dir;
+    await h.crash();
+
+    h = createHarness({ dir });
+    await h.api.ready;
+    const values = await state(t.thread_id);
+    expect(values.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Answered before", "Going when it crashed", "Queued behind it"]);
+    expect(values.title).toBe("Answered before");
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
     await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -14,23 +14,26 @@ const parseInput = (kwargs: string): unknown => {
 /**
  * At start-up nothing is running, whatever the database says: the previous process died with
  * it. Pending/running runs become errors and their threads end `error`; a first run the crash
- * killed before it was titled gets its fallback title (and its message, if the crash came
- * before the first step stored it); any pin a dead run or a failed settle owed the checkpoint is
+ * killed before it was titled gets its fallback title; every such run's message that no step
+ * stored (the run going, and those queued behind it) is written, in order; any pin a dead run or a failed settle owed the checkpoint is
  * written; a write the crash cut between checkpoint and registry (`sync_pending`) is re-synced.
  */
 export async function repairAfterRestart(q: Queries, registry: Registry, runs: RunManager): Promise<void> {
-  const crashed = new Map<string, unknown>();
+  // Each thread's unfinished runs, oldest first: the one that was going, then those queued behind it.
+  const crashed = new Map<string, unknown[]>();
   for (const run of await q.unfinishedRuns()) {
     await q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
-    // The oldest unfinished run is the one that may have carried the thread's first message.
-    if (!crashed.has(run.thread_id)) crashed.set(run.thread_id, parseInput(run.kwargs));
+    crashed.set(run.thread_id, [...(crashed.get(run.thread_id) ?? []), parseInput(run.kwargs)]);
   }
-  for (const [threadId, input] of crashed) {
+  for (const [threadId, inputs] of crashed) {
     if (!(await registry.find(threadId))) continue;
-    try {
-      await runs.titleInterrupted(threadId, input);
-    } catch (err) {
-      console.error("[repair] could not title interrupted thread", threadId, err);
+    // In order, so the messages the runs never stored land as they were sent.
+    for (const input of inputs) {
+      try {
+        await runs.titleInterrupted(threadId, input);
+      } catch (err) {
+        console.error("[repair] could not complete an interrupted run of thread", threadId, err);
+      }
     }
   }
   const ids = new Set([...crashed.keys(), ...(await q.threadsNeedingRepair()).map((r) => r.thread_id)]);

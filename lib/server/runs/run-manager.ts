@@ -25,6 +25,8 @@ interface Lane {
   /** A short state write (rename, regenerate, state update) holding the thread; runs wait for it. */
   exclusive: Promise<unknown> | null;
   deleting: boolean;
+  /** Queued runs cancelled before they started: their messages are written, in order, before the next run. */
+  owed: LiveRun[];
 }
 
 export interface RunManagerDeps {
@@ -70,7 +72,7 @@ export class RunManager {
 
   private lane(threadId: string): Lane {
     let lane = this.lanes.get(threadId);
-    if (!lane) this.lanes.set(threadId, (lane = { active: null, pending: [], exclusive: null, deleting: false }));
+    if (!lane) this.lanes.set(threadId, (lane = { active: null, pending: [], exclusive: null, deleting: false, owed: [] }));
     return lane;
   }
 
@@ -165,8 +167,13 @@ export class RunManager {
     if (i >= 0) {
       lane.pending.splice(i, 1);
       run.status = "interrupted";
-      const idle = !lane.active && !lane.pending.length;
-      void this.persistRunEnd(run).then(() => (idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined)).catch((err) => console.error("[runs] could not store a cancelled run's end", err));
+      // Its message is the user's: written in its place in the queue (a rollback erases the run).
+      const owed = action !== "rollback" && !lane.deleting;
+      if (owed) lane.owed.push(run);
+      const idle = !lane.active && !lane.pending.length && !lane.exclusive;
+      void this.persistRunEnd(run)
+        .then(() => (owed ? this.pump(lane) : idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined))
+        .catch((err) => console.error("[runs] could not store a cancelled run's end", err));
       run.finish();
       this.dropIfIdle(run.threadId, lane);
       return;
@@ -247,6 +254,10 @@ export class RunManager {
     const open = [...this.runs.values()].filter((r) => !r.finished);
     for (const r of open) this.requestCancel(r, "interrupt");
     await Promise.all(open.map((r) => r.done));
+    // The messages of queued runs cancelled here are written before the store closes.
+    for (const lane of [...this.lanes.values()]) {
+      while (!lane.deleting && (lane.exclusive || lane.owed.length)) await (lane.exclusive ?? new Promise((r) => setImmediate(r))).catch(() => undefined);
+    }
   }
 
   /** Writes made by `onBusy` callers, per thread: settle waits for them before releasing the lane. */
@@ -273,7 +284,9 @@ export class RunManager {
   }
 
   private pump(lane: Lane) {
-    if (lane.active || lane.exclusive || lane.deleting || !lane.pending.length || !lane.pending[0].stored) return;
+    if (lane.active || lane.exclusive || lane.deleting) return;
+    if (lane.owed.length) return this.writeOwed(lane);
+    if (!lane.pending.length || !lane.pending[0].stored) return;
     const run = lane.pending.shift()!;
     lane.active = run;
     // Its create() answers (and its `metadata` event goes out) before the run does any work.
@@ -332,13 +345,33 @@ export class RunManager {
     // same tick as the last pin check, so a rename arriving now goes down the idle path.
     await this.settle(run.threadId, (row) => {
       lane.active = null;
-      const next = lane.pending.length ? "busy" : threadStatusAfter(run.status, row?.interrupts_json);
+      // Busy still while a cancelled queued run's message waits to be written (writeOwed).
+      const next = lane.pending.length || lane.owed.length ? "busy" : threadStatusAfter(run.status, row?.interrupts_json);
       return registry.setStatus(run.threadId, next, true);
     });
     lane.active = null;
     run.finish();
     this.pump(lane);
     this.dropIfIdle(run.threadId, lane);
+  }
+
+  /**
+   * Writes the messages of queued runs cancelled before they started (and titles the thread from
+   * them if it has no title yet), holding the thread as a state write does, then lets the next run go.
+   */
+  private writeOwed(lane: Lane) {
+    const owed = lane.owed.splice(0);
+    const threadId = owed[0].threadId;
+    lane.exclusive = (async () => {
+      for (const run of owed) await this.afterRunEnded(run);
+      await this.settle(threadId, (row) => this.d.registry.setStatus(threadId, lane.pending.length ? "busy" : threadStatusAfter("interrupted", row?.interrupts_json), true));
+    })()
+      .catch((err) => console.error("[runs] could not write a cancelled queued run's message", threadId, err))
+      .finally(() => {
+        lane.exclusive = null;
+        this.pump(lane);
+        this.dropIfIdle(threadId, lane);
+      });
   }
 
   /**
@@ -490,7 +523,7 @@ export class RunManager {
   }
 
   private dropIfIdle(threadId: string, lane: Lane) {
-    const idle = !lane.active && !lane.pending.length && !lane.exclusive && !lane.deleting;
+    const idle = !lane.active && !lane.pending.length && !lane.exclusive && !lane.deleting && !lane.owed.length;
     if (idle && this.lanes.get(threadId) === lane) this.lanes.delete(threadId);
   }
 
