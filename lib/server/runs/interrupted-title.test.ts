@@ -94,8 +94,10 @@ describe("a first run that ends before a title was written (TITLE_INSTANT off)",
     h = createHarness({ model: new ScriptedModel(["w ".repeat(500)], 10), titleConfig: NOT_INSTANT, runLimits: { runTimeoutMs: 150 } });
     const t = await h.client.threads.create();
     const run = await h.client.runs.create(t.thread_id, "agent", { input: human("Hang forever") });
-    await h.client.runs.join(t.thread_id, run.run_id).catch(() => undefined);
+    // join and wait answer with the timeout, as for a failed run, not with the values.
+    expect(await h.client.runs.join(t.thread_id, run.run_id)).toMatchObject({ __error__: { error: "TimeoutError" } });
     expect((await h.client.runs.get(t.thread_id, run.run_id)).status).toBe("timeout");
+    await expect(h.client.runs.wait(t.thread_id, "agent", { input: human("Hang again"), multitaskStrategy: "enqueue" })).rejects.toThrow(/TimeoutError|RUN_TIMEOUT_S/);
     expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
     expect((await state(t.thread_id)).title).toBe("Hang forever");
   });
@@ -194,9 +196,11 @@ describe("titleInterruptedThread is stale-snapshot safe", () => {
 });
 
 describe("restart repair of runs a crash killed", () => {
-  const crashRun = (harness: Harness, threadId: string, text: string) =>
-    harness.api.q.insertRun({
-      run_id: crypto.randomUUID(),
+  /** A run row as a crash leaves it (running); its id. */
+  const crashRun = async (harness: Harness, threadId: string, text: string) => {
+    const runId = crypto.randomUUID();
+    await harness.api.q.insertRun({
+      run_id: runId,
       thread_id: threadId,
       assistant_id: "agent",
       status: "running",
@@ -205,6 +209,8 @@ describe("restart repair of runs a crash killed", () => {
       kwargs: JSON.stringify({ input: human(text) }),
       multitask_strategy: "reject",
     });
+    return runId;
+  };
 
   it("titles the thread from its message (stored or only in the run's input) and ends it error, not idle", async () => {
     h = createHarness({ titleConfig: NOT_INSTANT });
@@ -234,7 +240,7 @@ describe("restart repair of runs a crash killed", () => {
     h = createHarness();
     const t = await h.client.threads.create();
     await h.client.runs.wait(t.thread_id, "agent", { input: human("Answered before") });
-    await crashRun(h, t.thread_id, "Going when it crashed");
+    const going = await crashRun(h, t.thread_id, "Going when it crashed");
     await crashRun(h, t.thread_id, "Queued behind it");
     await h.api.q.setStatus(t.thread_id, "busy");
     const dir = h.dir;
@@ -246,6 +252,8 @@ describe("restart repair of runs a crash killed", () => {
     expect(values.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Answered before", "Going when it crashed", "Queued behind it"]);
     expect(values.title).toBe("Answered before");
     expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
+    // Joined after the restart, the dead run answers with its error (its row), not the values.
+    expect(await h.client.runs.join(t.thread_id, going)).toMatchObject({ __error__: { error: "Error", message: "The server restarted before this run finished" } });
     await h.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -37,10 +37,19 @@ async function getRunRow(api: Api, threadId: string, runId: string): Promise<Run
   return row;
 }
 
-/** The thread's values after a run, or the run's error in the shape `runs.wait` raises from. */
+/**
+ * The thread's values after a run, or the run's error (a failure or a timeout) in the shape
+ * `runs.wait` raises from. A run no longer in memory (ended long ago, or before a restart) is
+ * judged by its row.
+ */
 async function finalValues(api: Api, threadId: string, runId: string) {
   const live = api.runs.get(runId);
-  if (live?.status === "error" && live.error) return { __error__: live.error };
+  const failed = (status: string | undefined) => status === "error" || status === "timeout";
+  if (live && failed(live.status) && live.error) return { __error__: live.error };
+  if (!live) {
+    const row = await api.q.getRun(threadId, runId);
+    if (row && failed(row.status)) return { __error__: { error: row.status === "timeout" ? "TimeoutError" : "Error", message: row.error ?? "The run failed" } };
+  }
   const snap = await api.graph.getState(threadConfig(threadId));
   return toJsonValue(snap.values) ?? {};
 }
