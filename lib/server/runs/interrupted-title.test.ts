@@ -171,6 +171,29 @@ describe("queued runs cancelled before they start (nothing the user sent is lost
   });
 });
 
+describe("a queued run whose checkpoint a rollback erased", () => {
+  it("fails without running and leaves the conversation and its title as they were", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", "w ".repeat(200), "Never sent."], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original first message") });
+    const going = await h.client.runs.create(t.thread_id, "agent", { input: human("Second message") });
+    await untilStatus(t.thread_id, going.run_id, "running");
+    await sleep(60);
+    // A checkpoint the going run made: the branch is queued behind it.
+    const [mid] = await h.client.threads.getHistory(t.thread_id, { limit: 1 });
+    expect(mid.values).toMatchObject({ messages: [{}, {}, {}] });
+    const branch = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued branch"), checkpoint: mid.checkpoint, multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, going.run_id, true, "rollback");
+    expect(await h.client.runs.join(t.thread_id, branch.run_id)).toMatchObject({ __error__: { message: expect.stringMatching(/no longer exists/) } });
+    expect((await h.client.runs.get(t.thread_id, branch.run_id)).status).toBe("error");
+    const values = await state(t.thread_id);
+    expect(values.messages.map((m) => m.content)).toEqual(["Original first message", "First answer."]);
+    expect(values.title).toBe("Original first message");
+    expect(await listedTitle(t.thread_id)).toBe("Original first message");
+    expect(h.model.calls).toBe(2);
+  });
+});
+
 describe("titleInterruptedThread is stale-snapshot safe", () => {
   it("re-reads when another writer moves the thread, and then keeps that writer's title", async () => {
     h = createHarness({ titleConfig: NOT_INSTANT });

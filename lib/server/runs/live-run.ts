@@ -32,6 +32,8 @@ export class LiveRun {
   /** Its row and the thread's busy status are committed; until then it holds its place in the lane but does not start. */
   stored = false;
   timedOut = false;
+  /** The checkpoint it was to start from was gone when its turn came (a rollback erased it): it never ran. */
+  checkpointGone = false;
   error: { error: string; message: string } | null = null;
   /**
    * Latest checkpoint when the run started (null: the thread had none); rollback drops everything

@@ -310,6 +310,13 @@ export class RunManager {
       const head = await checkpointer.getTuple(threadConfig(run.threadId));
       run.startCheckpointId = (head?.config.configurable?.checkpoint_id as string | undefined) ?? null;
       if (run.cancelAction) throw new Error("Run cancelled");
+      // Checked at create, but a rollback of a run ahead in the queue may have erased it since:
+      // the graph would then start from an empty state.
+      const from = checkpointOf(run.body);
+      if (from?.checkpoint_id && !(await checkpointExists(checkpointer, run.threadId, from))) {
+        run.checkpointGone = true;
+        throw new Error(`Checkpoint ${from.checkpoint_id} of thread ${run.threadId} no longer exists (a rollback erased it); the run did not start`);
+      }
       await executeRun(graph, registry, run);
       if (run.timedOut) throw new Error("Run timed out");
       run.status = "success";
@@ -381,6 +388,9 @@ export class RunManager {
    */
   private async afterRunEnded(run: LiveRun) {
     if (run.status === "success" || run.cancelAction === "rollback") return; // rollback erased the run: nothing to title
+    // Its message was for a branch that is gone: it does not belong at the thread's head. The
+    // client got the error with the run and still holds it.
+    if (run.checkpointGone) return;
     await this.guarded("interrupted-run title", run.threadId, () => this.titleInterrupted(run.threadId, run.body.input));
   }
 
