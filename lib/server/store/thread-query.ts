@@ -7,6 +7,7 @@ import { TITLE_SEARCH_MAX } from "@/lib/title/search-words";
 /** What a threads/search request means to the store: the handler's mapping, shared with tests and the bench. */
 
 const AS_OF = "$as_of";
+const LAST_FOUR_DIGIT_MS = Date.parse("9999-12-31T23:59:59.999Z");
 const TITLE_SEARCH = "$title_search";
 
 /** A validated threads/search body (http/schemas.ts, threadSearchSchema). */
@@ -31,7 +32,9 @@ export function splitMetadata(metadata: Record<string, unknown> | undefined) {
   for (const [k, v] of Object.entries(metadata ?? {})) {
     if (k === AS_OF) {
       if (typeof v !== "string" || Number.isNaN(Date.parse(v))) throw unprocessable(`${AS_OF} must be an ISO date-time string`);
-      asOf = new Date(Date.parse(v)).toISOString();
+      // Past year 9999 the ISO form grows a sign (+010000-…) and would sort below every stored
+      // time: such an instant is after all of them, as the last one with four digits is.
+      asOf = new Date(Math.min(Date.parse(v), LAST_FOUR_DIGIT_MS)).toISOString();
     } else if (k === TITLE_SEARCH) {
       if (typeof v !== "string") throw unprocessable(`${TITLE_SEARCH} must be a string`);
       if (v.length > TITLE_SEARCH_MAX) throw unprocessable(`${TITLE_SEARCH} must be at most ${TITLE_SEARCH_MAX} characters`);

@@ -164,6 +164,16 @@ describe("threads: $as_of snapshot paging", () => {
     expect(live[0].thread_id).toBe(ids[1]);
   });
 
+  it("an $as_of past the year 9999 is after every thread, as any future instant is", async () => {
+    h = createHarness();
+    const ids = [await titled("Far future one"), await titled("Far future two")];
+    for (const asOf of ["9999-12-31T23:59:59Z", "+010000-01-01T00:00:00Z", "+275760-09-13T00:00:00Z"]) {
+      const rows = await h.client.threads.search({ ...LEAN, metadata: { $as_of: asOf } });
+      expect(rows.map((t) => t.thread_id).sort(), asOf).toEqual([...ids].sort());
+      expect(await h.client.threads.count({ metadata: { $as_of: asOf } } as never), asOf).toBe(2);
+    }
+  });
+
   it("rejects a malformed $as_of with 422", async () => {
     h = createHarness();
     await expect(h.client.threads.search({ metadata: { $as_of: "yesterday-ish" } })).rejects.toThrow(/422/);
