@@ -29,6 +29,30 @@ describe("titleMatches (the index's rule, also the sidebar's)", () => {
     expect(matches("iPhone手机推荐", "iphone")).toBe(true);
   });
 
+  it("finds a Latin word of any length inside unspaced text, whole or by its start", () => {
+    const cases: [string, string[]][] = [
+      ["如何部署Kubernetes集群", ["Kubernetes", "kubernetes 集群", "Kuberne", "部署Kubernetes"]],
+      ["学习JavaScript的技巧", ["JavaScript", "javascript 技巧"]],
+      ["はじめてのKubernetes入門", ["Kubernetes", "入門"]],
+      ["用PostgreSQL建索引", ["PostgreSQL", "postgres", "索引"]],
+      ["部署Node.js服务", ["node.js", "Node", "服务"]],
+    ];
+    for (const [title, queries] of cases) for (const q of queries) expect(matches(title, q), `${title} / ${q}`).toBe(true);
+    expect(matches("如何部署Kubernetes集群", "Kubernetesx")).toBe(false);
+    expect(matches("如何部署Kubernetes集群", "ubernetes")).toBe(false); // a word is found from its start, as elsewhere
+  });
+
+  it("folds Greek's final sigma, so a query that stops inside a word still finds it", () => {
+    for (const q of ["ΑΣ", "ας", "Αστρο", "αστρονομία"]) expect(matches("Αστρονομία για αρχάριους", q), q).toBe(true);
+    for (const q of ["αρχάριους", "ΑΡΧΑΡΙΟΥΣ", "αρχαριουσ"]) expect(matches("Αστρονομία για αρχάριους", q), q).toBe(true);
+    expect(matches("Αστρονομία για αρχάριους", "αστρα")).toBe(false);
+  });
+
+  it("a letter that folds to punctuation at a word's edge (ŉ is ʼn) still leaves the word findable", () => {
+    expect(matches("ŉ", "n")).toBe(true);
+    expect(matches("Rock ʼn roll", "n")).toBe(true);
+  });
+
   it("folds what people type without the letters' keys: ı, ß, ø, đ, æ, œ, ł, typographic apostrophes, Arabic and Hebrew vowel marks", () => {
     expect(matches("İSTANBUL'da ılık hava ve IĞDIR", "ILIK")).toBe(true);
     expect(matches("IĞDIR ılık", "ığdır")).toBe(true);

@@ -46,6 +46,16 @@ function grams(chunk: string): string[] {
   return g.map((_, i) => g.slice(i, i + GRAM).join(""));
 }
 
+const UNSPACED_RUN = new RegExp(`[${UNSPACED_SCRIPTS}]+`, "u");
+
+/**
+ * The spaced-script runs between unspaced text (`Kubernetes` in 如何部署Kubernetes集群): words of
+ * their own, found whole; the grams alone reach only their first GRAM characters.
+ */
+function spacedRuns(chunk: string): string[] {
+  return UNSPACED.test(chunk) ? chunk.split(UNSPACED_RUN).filter(Boolean) : [];
+}
+
 /** A query chunk: whole when short; unspaced text past GRAM graphemes as its words (each cut to GRAM). */
 function queryParts(chunk: string): string[] {
   if (!UNSPACED.test(chunk) || graphemesOf(chunk).length <= GRAM) return [chunk];
@@ -116,6 +126,10 @@ export function titleTerms(title: string): string {
     for (const tail of tails(word)) add(tail);
     for (const plain of word.match(PLAIN_WORD) ?? []) add(plain);
     for (const gram of grams(word)) add(gram);
+    for (const run of spacedRuns(word)) {
+      add(trimWord(run));
+      for (const plain of run.match(PLAIN_WORD) ?? []) add(plain);
+    }
   }
   return [...terms].join(" ");
 }
@@ -152,6 +166,9 @@ export function foldTerm(term: string): string {
     .replace(DROPPED_MARKS, "")
     .normalize("NFC")
     .toLowerCase()
+    // Greek's final sigma is σ at a word's end: a query ending where a word goes on (ΑΣ for
+    // Αστρονομία) must not read as one.
+    .replace(/ς/g, "σ")
     .replace(LATIN_LETTERS, (c) => LATIN_FOLD[c])
     .replace(APOSTROPHES, "'")
     .replace(/[\p{Cc}\p{Cs}]/gu, "");
@@ -171,7 +188,9 @@ const APOSTROPHES = /[\u2018\u2019\u02bc\u2032]/g;
 /** The terms stored per revision, folded, space-separated (the same on both dialects). */
 export function searchTerms(title: string): string {
   const folded = titleTerms(title).split(" ").map(foldTerm);
-  return [...new Set(folded.flatMap((t) => [t, ...withoutArticle(t)]).map(capTerm).filter(Boolean))].join(" ");
+  // Folding can put punctuation at a word's edge (ŉ is ʼn, and ʼ folds to '), which a query's
+  // words never keep: the word without it is a term too.
+  return [...new Set(folded.flatMap((t) => [t, trimWord(t), ...withoutArticle(t)]).map(capTerm).filter(Boolean))].join(" ");
 }
 
 /** The folded, trimmed words of a `$title_search` (at most MAX_QUERY_WORDS; each one an AND). */

@@ -13,16 +13,20 @@ import { sidebarQuery } from "./thread-query";
  * index over them, so the index ("narrow") and the per-row test ("broad") find the same threads,
  * accents and case folded.
  * Version 5 → current, on both databases: every revision's terms are recomputed at start.
+ * Version 6 → current, on both databases: the same, for version 7's rules.
  */
 
 let h: Harness | undefined;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-index-v2-"));
 const dir5 = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-index-v5-"));
+const dir6 = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-index-v6-"));
 afterAll(async () => {
   await h?.close();
   dropTestDatabase(dir5);
+  dropTestDatabase(dir6);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(dir5, { recursive: true, force: true });
+  fs.rmSync(dir6, { recursive: true, force: true });
 });
 
 describe("search index version 2 → current", () => {
@@ -91,6 +95,34 @@ describe("search index version 5 → current, on SQLite and Postgres", () => {
       expect(await h.sql(`SELECT terms FROM tl_title_revisions WHERE thread_id = '${thread_id}'`)).toEqual([{ terms: searchTerms(title) }]);
     }
     for (const [text, id] of [["example.com", "th-mail"], ["كتاب", "th-ar"], ["جديد", "th-ar"]]) {
+      for (const plan of ["narrow", "broad"] as const) expect(await find(text, plan), `${plan} ${text}`).toEqual([id]);
+    }
+  });
+});
+
+describe("search index version 6 → current, on SQLite and Postgres", () => {
+  it("recomputes every revision's terms at start, so version 7's rules find old titles", async () => {
+    await h?.close();
+    h = createHarness({ dir: dir6 });
+    await h.api.ready;
+    const titles = { "th-k8s": "如何部署Kubernetes集群", "th-el": "Αστρονομία για αρχάριους" };
+    for (const [thread_id, title] of Object.entries(titles)) {
+      await h.api.q.insertThread({ thread_id, at: "2026-01-01T00:00:00.000Z", metadata: "{}", title, title_source: '{"kind":"user"}' });
+    }
+    // As version 6 left them: no Latin word of its own inside the Chinese, a final ς.
+    await h.sql("UPDATE tl_title_revisions SET terms = '如何部署kubernetes集群 如何部署kubernet' WHERE thread_id = 'th-k8s'");
+    await h.sql("UPDATE tl_title_revisions SET terms = 'αστρονομια για αρχαριους' WHERE thread_id = 'th-el'");
+    if (h.dialect === "sqlite") await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
+    await h.sql("UPDATE tl_meta SET value = '6' WHERE key = 'search_index_version'");
+    const find = async (text: string, plan: "narrow" | "broad") =>
+      (await h!.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan)).map((r) => r.thread_id);
+    for (const plan of ["narrow", "broad"] as const) expect(await find("Kubernetes", plan), plan).toEqual([]);
+    await h.close();
+
+    h = createHarness({ dir: dir6 });
+    await h.api.ready;
+    expect(await h.sql("SELECT value FROM tl_meta WHERE key = 'search_index_version'")).toEqual([{ value: String(SEARCH_INDEX_VERSION) }]);
+    for (const [text, id] of [["Kubernetes", "th-k8s"], ["αρχάριους", "th-el"], ["ΑΣ", "th-el"]]) {
       for (const plan of ["narrow", "broad"] as const) expect(await find(text, plan), `${plan} ${text}`).toEqual([id]);
     }
   });

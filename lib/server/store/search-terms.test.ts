@@ -75,7 +75,7 @@ describe("the search index's version", () => {
       .update(JSON.stringify({ tokenizer: SEARCH_TOKENIZER, terms: PROBES.map(searchTerms) }))
       .digest("hex")
       .slice(0, 16);
-    expect({ version: SEARCH_INDEX_VERSION, digest }).toEqual({ version: 6, digest: "3c4421d0fb85ebc2" });
+    expect({ version: SEARCH_INDEX_VERSION, digest }).toEqual({ version: 7, digest: "e67f4485ce45b658" });
   });
 
   it("changes whenever the stored terms of a generated corpus do", () => {
@@ -87,6 +87,6 @@ describe("the search index's version", () => {
       .update(JSON.stringify({ tokenizer: SEARCH_TOKENIZER, terms: titles.map(searchTerms) }))
       .digest("hex")
       .slice(0, 16);
-    expect({ version: SEARCH_INDEX_VERSION, digest }).toEqual({ version: 6, digest: "1afebfaaf1467574" });
+    expect({ version: SEARCH_INDEX_VERSION, digest }).toEqual({ version: 7, digest: "044fa0b8d1d3d47e" });
   });
 });
