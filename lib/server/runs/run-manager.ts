@@ -350,10 +350,10 @@ export class RunManager {
     }
     // Write any pin owed to the checkpoint, mirror the final state, and release the lane in the
     // same tick as the last pin check, so a rename arriving now goes down the idle path.
-    await this.settle(run.threadId, (row) => {
+    await this.settle(run.threadId, (row, paused) => {
       lane.active = null;
       // Busy still while a cancelled queued run's message waits to be written (writeOwed).
-      const next = lane.pending.length || lane.owed.length ? "busy" : threadStatusAfter(run.status, row?.interrupts_json);
+      const next = lane.pending.length || lane.owed.length ? "busy" : threadStatusAfter(run.status, row?.interrupts_json, paused);
       return registry.setStatus(run.threadId, next, true);
     });
     lane.active = null;
@@ -438,16 +438,18 @@ export class RunManager {
    * pin check (so a rename arriving after it takes the idle path); a pin still owed stays flagged
    * (`pin_pending`) and the next start retries it.
    */
-  async settle(threadId: string, release: (row: ThreadRow | undefined) => unknown) {
+  async settle(threadId: string, release: (row: ThreadRow | undefined, paused: boolean) => unknown) {
     const { graph, registry } = this.d;
     let failure: unknown = null;
     let row: ThreadRow | undefined;
+    // The graph stopped with steps still to run (interrupt_before/after): `next` is not empty.
+    let paused = false;
     let released = false;
     const releaseOnce = async () => {
       if (released) return;
       released = true;
       try {
-        await release(row);
+        await release(row, paused);
       } catch (err) {
         console.error("[runs] could not release thread", threadId, err);
       }
@@ -473,6 +475,7 @@ export class RunManager {
           await (now.title == null ? registry.clearPendingPin(threadId) : registry.clearPendingPinIf(threadId, now.title));
         }
         await registry.mirrorState(threadId, snap);
+        paused = snap.next.length > 0;
         await this.busyWritesSettled(threadId);
         row = await registry.find(threadId);
       } catch (err) {
@@ -543,7 +546,13 @@ export class RunManager {
   }
 }
 
-export function threadStatusAfter(status: RunStatus, interruptsJson: string | null | undefined) {
+/**
+ * A thread's status once its run ended: `interrupted` when the graph waits on an interrupt, or when
+ * a run that ended normally left steps to run (`interrupt_before`/`interrupt_after`), as a
+ * LangGraph server reports it. (A cancelled run's leftover step is not a pause the user asked for.)
+ */
+export function threadStatusAfter(status: RunStatus, interruptsJson: string | null | undefined, paused = false) {
   if (status === "error" || status === "timeout") return "error" as const;
+  if (status === "success" && paused) return "interrupted" as const;
   return interruptsJson && interruptsJson !== "{}" ? ("interrupted" as const) : ("idle" as const);
 }

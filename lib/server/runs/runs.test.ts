@@ -222,6 +222,20 @@ describe("run options", () => {
     expect(row.extracted).toEqual({ title: "Leave early" });
   });
 
+  it("interrupt_before / interrupt_after leave the thread interrupted, as a LangGraph server does; resuming makes it idle", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", "Second answer."]) });
+    for (const pause of [{ interruptBefore: ["model_request"] }, { interruptAfter: ["model_request"] }]) {
+      const t = await h.client.threads.create();
+      await h.client.runs.wait(t.thread_id, "agent", { input: human("Pause please"), ...pause } as never);
+      const state = await h.client.threads.getState(t.thread_id);
+      expect(state.next.length, JSON.stringify(pause)).toBeGreaterThan(0);
+      expect((await h.client.threads.get(t.thread_id)).status, JSON.stringify(pause)).toBe("interrupted");
+      expect((await h.client.threads.search({ status: "interrupted" })).map((r) => r.thread_id)).toContain(t.thread_id);
+      await h.client.runs.wait(t.thread_id, "agent", { input: null });
+      expect((await h.client.threads.get(t.thread_id)).status, JSON.stringify(pause)).toBe("idle");
+    }
+  });
+
   it("on_disconnect cancel interrupts the run when the client leaves", async () => {
     h = createHarness({ model: new ScriptedModel(["x y z ".repeat(50)], 5) });
     const t = await h.client.threads.create();
