@@ -175,7 +175,10 @@ export function buildThreadFilter(q: ThreadQuery, d: StoreDialect = "sqlite", pl
   const add = (s: Sql) => parts.push(s);
   for (const [k, v] of Object.entries(q.metadata ?? {})) add(metadataEquals(d, k, v));
   for (const [k, v] of Object.entries(q.values ?? {})) {
+    // The title and its source from the projection, which holds a rename accepted during a run
+    // (pin_pending) before the checkpoint does, as the thread object shows it.
     if (k === "title" && (typeof v === "string" || v === null)) add(v === null ? sql`t.title IS NULL` : sql`t.title = ${v}`);
+    else if (k === "title_source") add(v === null ? sql`t.title_source IS NULL` : jsonEquals(d, "t.title_source", [], v));
     else add(jsonEquals(d, "t.values_json", [k], v));
   }
   if (q.ids) add(d === "postgres" ? sql`t.thread_id = ANY(${q.ids}::text[])` : sql`t.thread_id IN (SELECT value FROM json_each(${JSON.stringify(q.ids)}))`);
@@ -279,7 +282,8 @@ function valuesWithPendingPin(d: StoreDialect): Sql {
 
 /** One `extract` path as a JSON-valued expression (NULL when the path is missing); title/title_source come from the projection. */
 function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
-  const [root, ...rest] = path.split(".");
+  const [root, ...keys] = path.split(".");
+  let rest = keys;
   const pg = d === "postgres";
   if (path === "values.title") {
     if (as === "json") return pg ? sql`to_json(t.title)` : sql`t.title`;
@@ -287,7 +291,10 @@ function extractValue(path: string, d: StoreDialect, as: "text" | "json"): Sql {
   }
   if (path === "values.title_source") return as === "text" ? sql`t.title_source` : jsonOfColumn("t.title_source", d);
   if ((root === "values" || root === "metadata") && rest.length) {
-    const col = sql.ref(`t.${root === "values" ? "values_json" : "metadata"}`);
+    // Inside the title's source: the projection's copy too (values.title_source.kind).
+    const inSource = root === "values" && rest[0] === "title_source";
+    const col = sql.ref(inSource ? "t.title_source" : `t.${root === "values" ? "values_json" : "metadata"}`);
+    if (inSource) rest = rest.slice(1);
     const p = jsonPath(rest);
     if (pg) return as === "json" ? sql`(${col}::jsonb #> ${rest}::text[])` : sql`(${col}::jsonb #> ${rest}::text[])::text`;
     return as === "json" ? sql`json(${col} -> ${p})` : sql`(${col} -> ${p})`;

@@ -224,6 +224,13 @@ describe("rename while the first run is streaming", () => {
           expect(got.values).toMatchObject({ title: "Garden plans", title_source: USER });
           const [found] = await h.client.threads.search<TitleValues>({ ids: [t.thread_id] });
           expect(found.values).toMatchObject({ title: "Garden plans", title_source: USER });
+          // Filters and extracts on the title's source read the pin too.
+          const ids = async (values: Record<string, unknown>) => (await h.client.threads.search({ ids: [t.thread_id], values })).map((r) => r.thread_id);
+          expect(await ids({ title_source: USER })).toEqual([t.thread_id]);
+          expect(await ids({ title_source: { kind: "fallback" } })).toEqual([]);
+          expect(await ids({ title: "Garden plans", title_source: USER })).toEqual([t.thread_id]);
+          const [kind] = await h.client.threads.search({ ids: [t.thread_id], select: ["thread_id"], extract: { kind: "values.title_source.kind" } } as never);
+          expect((kind as unknown as { extracted: unknown }).extracted).toEqual({ kind: "user" });
         }
       }
       expect(renamed).toMatchObject({ title: "Garden plans", title_source: USER, pending: true });
