@@ -7,6 +7,7 @@ import { offerRenameUndo, titleActionMark, toastTitle, undoRename, withdrawRenam
 import { recordServerTitle } from "./live-titles";
 import { getPatches } from "./row-patches";
 import { renameThread } from "./use-title-actions";
+import { computeThreadTitle } from "./use-thread-title";
 
 vi.mock("sonner", () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), dismiss: vi.fn() }) }));
 // Other tabs are not part of this test (a real BroadcastChannel would keep the worker alive).
@@ -169,6 +170,33 @@ describe("rename Undo", () => {
     closed();
     withdrawRenameUndo("newer", titleActionMark());
     expect(toastMock.dismiss).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("two quick renames whose answers come back in the other order", () => {
+  it("the later rename stays shown, and only it offers Undo", async () => {
+    const id = await titledThread("Harp lessons");
+    recordServerTitle(qc, id, { title: "Harp lessons", source: FALLBACK });
+    // The first rename's answer is held until the second's has come.
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let renames = 0;
+    vi.stubGlobal("fetch", async (u: string | URL | Request, i?: RequestInit) => {
+      const req = new Request(u, i);
+      const isRename = req.method === "POST" && req.url.endsWith(`/threads/${id}/state`);
+      const res = await h.api.handle(req);
+      if (isRename && ++renames === 1) await firstHeld;
+      return res;
+    });
+    const first = renameThread(qc, id, "Harp first");
+    await vi.waitFor(() => expect(renames).toBe(1));
+    expect(await renameThread(qc, id, "Harp second")).toMatchObject({ ok: true, undo: true });
+    releaseFirst();
+    const late = await first;
+    expect(computeThreadTitle(qc, id)).toMatchObject({ title: "Harp second" });
+    expect(late).toMatchObject({ ok: true, undo: false });
+    expect(await stateFact(id)).toEqual({ title: "Harp second", source: USER });
+    expect(toastMock.mock.calls.map(([message]) => message)).toEqual(["Renamed to “Harp second”"]);
   });
 });
 

@@ -11,6 +11,9 @@ import { offerRenameUndo, titleActionMark, withdrawRenameUndo } from "./rename-u
 import { patchRow } from "./row-patches";
 import { computeThreadTitle } from "./use-thread-title";
 
+/** Per thread, the mark of the last rename sent: an answer to an earlier one arriving after it is stale. */
+const lastRename = new Map<string, number>();
+
 /** `undo`: an Undo toast was offered for it. */
 export type RenameResult = { ok: true; title: string; undo: boolean } | { ok: false; message: string | null };
 
@@ -28,17 +31,22 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
   patchRow(qc, threadId, (p) => ({ ...p, edit: { title: local.title, at } }));
   const clearOwnEdit = () => patchRow(qc, threadId, (p) => (p.edit?.at === at ? { ...p, edit: undefined } : p));
   const mark = titleActionMark();
+  lastRename.set(threadId, mark);
   try {
     const res: unknown = await (await loadBrowserClient()).threads.updateState(threadId, { values: { title: raw } });
     const fact = titleFactOf(res);
     const settled = fact.title ? fact : { title: local.title, source: { kind: "user" as const } };
-    recordServerTitle(qc, threadId, settled);
+    // Dated when it was sent: the server took the renames in that order, so a slow answer to an
+    // earlier one never shows over a later one, and offers no Undo of its own.
+    recordServerTitle(qc, threadId, settled, { at });
     clearOwnEdit();
+    const superseded = lastRename.get(threadId) !== mark;
+    if (!superseded) lastRename.delete(threadId);
     // No Undo for a title still being worked out (the browser's own instant title). While a run is
     // going the rename is a pending pin, and its Undo waits for the run to end (undoRename).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
     // Undo is a Threadline route (title/restore): not in front of a LangGraph server.
-    const undo = !before.pending && !usesStandardApi() && offerRenameUndo(qc, threadId, before, settled, mark, { afterRuns: pendingPin });
+    const undo = !superseded && !before.pending && !usesStandardApi() && offerRenameUndo(qc, threadId, before, settled, mark, { afterRuns: pendingPin });
     return { ok: true, title: settled.title ?? "", undo };
   } catch (err) {
     clearOwnEdit();
