@@ -218,7 +218,7 @@ test("a pasted search longer than the API takes still searches, and its no-match
   await expect(sidebar.root.getByRole("alert")).toHaveCount(0);
 });
 
-test("a title search lists what matches the titles now: typed again after a rename, and while it is shown", async ({ chat, sidebar }) => {
+test("a title search lists what matches the titles now: typed again after a rename, and while it is shown", async ({ page, chat, sidebar }) => {
   const word = `kx${Date.now().toString(36)}`;
   const id = await chat.startConversation("Feeding schedule for a young llama");
   await chat.waitForAnswerToFinish();
@@ -240,4 +240,23 @@ test("a title search lists what matches the titles now: typed again after a rena
   await chat.renameInHeader(`Hay and ${other}`);
   await expect(sidebar.row(id)).toBeVisible();
   await expect(sidebar.rowTitle(id)).toHaveText(`Hay and ${other}`);
+
+  // (c) While a search is shown on the new-chat page, a conversation whose first message matches
+  // it is started there.
+  const third = `gl${Date.now().toString(36)}`;
+  await chat.openNew();
+  await sidebar.search.fill(third);
+  await expect(empty).toContainText("No titles match");
+  // The run (and with it the server's title) comes a second after the thread: the search asked
+  // again when the browser showed its own instant title cannot find it yet.
+  await page.route("**/runs/stream", async (route) => {
+    await new Promise((r) => setTimeout(r, 1_000));
+    await route.continue();
+  });
+  await chat.send(`${third} facts for a school project`);
+  const made = await chat.threadId();
+  await expect(sidebar.row(made)).toBeVisible();
+  await expect(sidebar.rowTitle(made)).toHaveText(`${third} facts for a school project`);
+  await chat.waitForAnswerToFinish();
+  await expect(sidebar.row(made)).toBeVisible();
 });

@@ -291,4 +291,10 @@ describe("patchedTitles", () => {
     expect(patchedTitles({ ...a, t1: { server: fact("Garden"), edit: { title: "Mine", at: 2 } } })).not.toBe(patchedTitles(a));
     expect(patchedTitles({ ...a, t3: { draft: { createdAt: "2026-01-01" }, stream: fact("New one") } })).not.toBe(patchedTitles(a));
   });
+
+  it("changes when the server's values bring the title the browser had worked out itself (a search asked before could not find it)", () => {
+    const local = { t1: { draft: { createdAt: "2026-01-01" }, stream: { ...fact("Glacier facts"), local: true } } };
+    const fromServer = { t1: { draft: { createdAt: "2026-01-01" }, stream: fact("Glacier facts") } };
+    expect(patchedTitles(fromServer)).not.toBe(patchedTitles(local));
+  });
 });

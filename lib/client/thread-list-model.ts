@@ -317,12 +317,17 @@ export function sameRowView(a: RowView, b: RowView): boolean {
  * Every title this tab's patches give a thread (the server's, the stream's, an edit's), as one
  * string: it changes exactly when a title in the tab changes, so a title search on screen (which
  * matches titles server-side) knows to ask again. Threads in id order, so the order patches were
- * made in does not count.
+ * made in does not count. A title the browser worked out itself (a new conversation's instant
+ * title) counts apart from the same text from the server: a search asked while only the browser
+ * had it cannot find it yet, so it is asked again once the server has it.
  */
 export function patchedTitles(patches: RowPatches): string {
   return JSON.stringify(
     Object.keys(patches)
       .sort()
-      .map((id) => [id, patches[id].server?.fact.title ?? null, patches[id].stream?.fact.title ?? null, patches[id].edit?.title ?? null]),
+      .map((id) => {
+        const stream = patches[id].stream;
+        return [id, patches[id].server?.fact.title ?? null, stream?.fact.title ?? null, stream?.local === true, patches[id].edit?.title ?? null];
+      }),
   );
 }
