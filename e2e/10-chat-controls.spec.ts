@@ -135,6 +135,38 @@ test("going Back to a conversation whose delete waits for its Undo calls the del
   await expect(chat.userMessages).toHaveCount(2);
 });
 
+test("a delete followed by a reload, or by Back across a page load, within its Undo window stays a delete", async ({ page, chat, sidebar }) => {
+  const gone = await chat.startConversation("Which ferns grow in deep shade?");
+  await chat.waitForAnswerToFinish();
+  const kept = await chat.startConversation("How often should moss be watered?");
+  await chat.waitForAnswerToFinish();
+  // The DELETE the page sends as it goes lands late, after the next page was made with the row.
+  await page.route("**/threads/*", async (route) => {
+    if (route.request().method() === "DELETE") await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  });
+
+  await chat.open(kept);
+  await sidebar.menuItem(gone, "menu-delete");
+  await expect(sidebar.row(gone)).toHaveCount(0);
+  await page.reload();
+  await expect(sidebar.row(kept)).toBeVisible();
+  await expect(sidebar.row(gone)).toHaveCount(0);
+  await expect.poll(async () => (await apiClient().threads.get(gone).then(() => "there", () => "gone")), { timeout: 10_000 }).toBe("gone");
+
+  // Back across a page load to a conversation deleted as the page was left: it says so.
+  const other = await chat.startConversation("Can ferns live indoors?");
+  await chat.waitForAnswerToFinish();
+  await chat.open(other);
+  await chat.open(kept);
+  await sidebar.menuItem(other, "menu-delete");
+  await expect(sidebar.row(other)).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/c/${other}$`));
+  await expect(chat.deletedNotice).toContainText("This conversation was deleted.");
+  await expect(sidebar.row(other)).toHaveCount(0);
+});
+
 test("the delete toast quotes a long title cut at 60 characters, as the rename toast does", async ({ page, sidebar }) => {
   const title = `${"Long winding notes on a river trip ".repeat(5)}end`.slice(0, 190);
   const { thread_id: id } = await apiClient().threads.create();

@@ -254,7 +254,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
     },
     [joinStream, threadId],
   );
-  const { deletedElsewhere } = useOtherTabs({ threadId, busy: isLoading, join });
+  const { deleted } = useOtherTabs({ threadId, busy: isLoading, join });
   // Opened while another tab's (or device's) run answers: follow it, as the tabs that were open do.
   // The very run this tab recorded (it started it) is rejoined by useStream itself.
   const followed = useRef(false);
@@ -403,8 +403,8 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
         ) : null}
         {problem && !isLoading ? <ChatError message={problem} onRetry={retry} /> : null}
       </MessageList>
-      {deletedElsewhere ? (
-        <DeletedNotice />
+      {deleted ? (
+        <DeletedNotice how={deleted} />
       ) : (
         <Composer
           streaming={isLoading}

@@ -1,8 +1,8 @@
 "use client";
 import { useShell } from "@/components/shell/shell-context";
 
-/** Shown in place of the composer when another tab deleted the open conversation. */
-export function DeletedNotice() {
+/** Shown in place of the composer when the open conversation was deleted (in another tab, or as this tab left it). */
+export function DeletedNotice({ how }: { how: "elsewhere" | "on-leaving" }) {
   const { startNewChat } = useShell();
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-4">
@@ -11,7 +11,7 @@ export function DeletedNotice() {
         data-testid="deleted-notice"
         className="flex items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
       >
-        <span>This conversation was deleted in another tab.</span>
+        <span>{how === "elsewhere" ? "This conversation was deleted in another tab." : "This conversation was deleted."}</span>
         <button
           type="button"
           data-testid="deleted-notice-new-chat"

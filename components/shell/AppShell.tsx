@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { focusFellToPage } from "@/lib/client/focus-fell";
 import { DESKTOP_QUERY } from "@/lib/client/use-media-query";
 import { useBackgroundRuns } from "@/lib/client/use-background-runs";
-import { useCrossTabSync } from "@/lib/client/use-cross-tab-sync";
+import { useCrossTabSync, useDeletedOnLeaving } from "@/lib/client/use-cross-tab-sync";
 import { useKeptOwner } from "@/lib/client/use-kept-owner";
 import { answerTabQuestions } from "@/lib/client/tab-presence";
 import { useCalendarOffset } from "@/lib/client/use-calendar-offset";
@@ -80,6 +80,7 @@ export function AppShell({ initialList, serverNow, tzOffsetMin: renderedOffset, 
   useBackgroundRuns();
   // A delete made in another tab hides the row here; an open conversation says so itself (ChatView).
   useCrossTabSync();
+  useDeletedOnLeaving();
 
   const startNewChat = useCallback(() => {
     setNewChatKey((k) => k + 1);

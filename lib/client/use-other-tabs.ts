@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { onTabMessage } from "./cross-tab";
+import { deletedOnLeaving } from "./pending-deletes";
 
 interface OtherTabsOptions {
   threadId: string | null;
@@ -15,19 +16,24 @@ interface OtherTabsOptions {
  * starts on it is joined here (so the message and the answer appear without a reload), and a
  * delete made elsewhere is reported instead of silently leaving the page.
  */
-export function useOtherTabs({ threadId, busy, join }: OtherTabsOptions): { deletedElsewhere: boolean } {
-  const [deletedElsewhere, setDeletedElsewhere] = useState(false);
+/** How the open conversation was deleted, if it was: in another tab, or as this tab left it. */
+export type DeletedHow = "elsewhere" | "on-leaving" | null;
+
+export function useOtherTabs({ threadId, busy, join }: OtherTabsOptions): { deleted: DeletedHow } {
+  const [deleted, setDeleted] = useState<DeletedHow>(null);
   const latest = useRef({ busy, join });
   useEffect(() => {
     latest.current = { busy, join };
   }, [busy, join]);
   useEffect(() => {
     if (!threadId) return;
+    // Deleted as this tab left it, within its Undo window (a Back across a page load): gone.
+    if (deletedOnLeaving().includes(threadId)) queueMicrotask(() => setDeleted("on-leaving"));
     return onTabMessage((m) => {
       if (!("threadId" in m) || m.threadId !== threadId) return;
-      if (m.type === "deleted") setDeletedElsewhere(true);
+      if (m.type === "deleted") setDeleted("elsewhere");
       else if (m.type === "activity" && m.busy && m.runId && !latest.current.busy) latest.current.join(m.runId);
     });
   }, [threadId]);
-  return { deletedElsewhere };
+  return { deleted };
 }
