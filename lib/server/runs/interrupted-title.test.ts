@@ -171,6 +171,35 @@ describe("queued runs cancelled before they start (nothing the user sent is lost
   });
 });
 
+describe("queued runs cancelled before they start: what is not written", () => {
+  it("an edit (a run from an earlier checkpoint) cancelled in the queue writes nothing at the head", async () => {
+    h = createHarness({ model: new ScriptedModel(["First answer.", "w ".repeat(100)], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original") });
+    const [, first] = await h.client.threads.getHistory(t.thread_id, { limit: 2 });
+    const going = await h.client.runs.create(t.thread_id, "agent", { input: human("Second message") });
+    await untilStatus(t.thread_id, going.run_id, "running");
+    const edit = await h.client.runs.create(t.thread_id, "agent", { input: human("Edited first message"), checkpoint: first.checkpoint, multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, edit.run_id, true);
+    await h.client.runs.join(t.thread_id, going.run_id);
+    await until(async () => (await h.client.threads.get(t.thread_id)).status === "idle");
+    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Original", "Second message"]);
+  });
+
+  it("a run rolled back while it waits behind a state write leaves the thread idle, not busy", async () => {
+    h = createHarness({ model: new ScriptedModel(["answer"], 5) });
+    const t = await h.client.threads.create();
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Original") });
+    let release = () => {};
+    const held = h.api.runs.exclusive(t.thread_id, () => new Promise<void>((r) => (release = r)), () => undefined);
+    const waiting = await h.client.runs.create(t.thread_id, "agent", { input: human("Waits"), multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, waiting.run_id, true, "rollback");
+    release();
+    await held;
+    await until(async () => (await h.client.threads.get(t.thread_id)).status === "idle");
+  });
+});
+
 describe("a queued run whose checkpoint a rollback erased", () => {
   it("fails without running and leaves the conversation and its title as they were", async () => {
     h = createHarness({ model: new ScriptedModel(["First answer.", "w ".repeat(200), "Never sent."], 5) });

@@ -3,9 +3,11 @@ import type { Queries } from "../store/queries";
 import type { Registry } from "../store/registry";
 import type { RunManager } from "./run-manager";
 
+/** The run's input, unless it ran from an earlier checkpoint (an edit: its message is not the head's). */
 const parseInput = (kwargs: string): unknown => {
   try {
-    return (JSON.parse(kwargs) as { input?: unknown }).input ?? null;
+    const k = JSON.parse(kwargs) as { input?: unknown; checkpoint?: { checkpoint_id?: unknown } | null };
+    return k.checkpoint?.checkpoint_id ? null : (k.input ?? null);
   } catch {
     return null;
   }

@@ -167,10 +167,11 @@ export class RunManager {
     if (i >= 0) {
       lane.pending.splice(i, 1);
       run.status = "interrupted";
-      // Its message is the user's: written in its place in the queue (a rollback erases the run).
-      const owed = action !== "rollback" && !lane.deleting;
+      // Its message is the user's: written in its place in the queue. Not for a rollback (it erases
+      // the run), nor for a run from an earlier checkpoint (an edit: its message is not the head's).
+      const owed = action !== "rollback" && !lane.deleting && run.body.input != null && !checkpointOf(run.body)?.checkpoint_id;
       if (owed) lane.owed.push(run);
-      const idle = !lane.active && !lane.pending.length && !lane.exclusive;
+      const idle = !lane.active && !lane.pending.length;
       void this.persistRunEnd(run)
         .then(() => (owed ? this.pump(lane) : idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined))
         .catch((err) => console.error("[runs] could not store a cancelled run's end", err));
