@@ -36,12 +36,14 @@ export async function renameThread(qc: QueryClient, threadId: string, raw: strin
     const res: unknown = await (await loadBrowserClient()).threads.updateState(threadId, { values: { title: raw } });
     const fact = titleFactOf(res);
     const settled = fact.title ? fact : { title: local.title, source: { kind: "user" as const } };
-    // Dated when it was sent: the server took the renames in that order, so a slow answer to an
-    // earlier one never shows over a later one, and offers no Undo of its own.
-    recordServerTitle(qc, threadId, settled, { at });
-    clearOwnEdit();
+    // An answer to a rename sent before the latest one of this thread (answers can come back out
+    // of order) is dated when it was sent, so it never shows over the later rename, and offers no
+    // Undo of its own. The latest is dated on arrival, as any server answer: newer than a list
+    // page asked before the server had it.
     const superseded = lastRename.get(threadId) !== mark;
     if (!superseded) lastRename.delete(threadId);
+    recordServerTitle(qc, threadId, settled, superseded ? { at } : {});
+    clearOwnEdit();
     // No Undo for a title still being worked out (the browser's own instant title). While a run is
     // going the rename is a pending pin, and its Undo waits for the run to end (undoRename).
     const pendingPin = (res as { pending?: unknown } | null)?.pending === true;
