@@ -26,9 +26,15 @@ export function useCrossTabSync(onMessage?: (m: TabMessage) => void): void {
 export function useDeletedOnLeaving(): void {
   const qc = useQueryClient();
   useEffect(() => {
+    const hide = () => {
+      for (const id of deletedOnLeaving()) patchRow(qc, id, (p) => ({ ...p, deleted: true }));
+    };
+    hide();
+    // A page brought back from the browser's back/forward cache was not made again: hide them there too.
+    const restored = (e: PageTransitionEvent) => e.persisted && hide();
+    window.addEventListener("pageshow", restored);
     const gone = deletedOnLeaving();
-    for (const id of gone) patchRow(qc, id, (p) => ({ ...p, deleted: true }));
-    if (!gone.length) return;
+    if (!gone.length) return () => window.removeEventListener("pageshow", restored);
     // Back to such a conversation: useStream reads its state on mount and leaves the 404 unhandled.
     // The page says it was deleted (DeletedNotice); that read's failure is expected, not an error.
     const expected = (e: PromiseRejectionEvent) => {
@@ -36,6 +42,9 @@ export function useDeletedOnLeaving(): void {
       if (/\b404\b/.test(message) && gone.some((id) => message.includes(id))) e.preventDefault();
     };
     window.addEventListener("unhandledrejection", expected);
-    return () => window.removeEventListener("unhandledrejection", expected);
+    return () => {
+      window.removeEventListener("pageshow", restored);
+      window.removeEventListener("unhandledrejection", expected);
+    };
   }, [qc]);
 }

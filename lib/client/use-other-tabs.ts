@@ -28,12 +28,20 @@ export function useOtherTabs({ threadId, busy, join }: OtherTabsOptions): { dele
   useEffect(() => {
     if (!threadId) return;
     // Deleted as this tab left it, within its Undo window (a Back across a page load): gone.
-    if (deletedOnLeaving().includes(threadId)) queueMicrotask(() => setDeleted("on-leaving"));
-    return onTabMessage((m) => {
+    const check = () => deletedOnLeaving().includes(threadId) && queueMicrotask(() => setDeleted("on-leaving"));
+    check();
+    // Or brought back from the back/forward cache, not made again.
+    const restored = (e: PageTransitionEvent) => e.persisted && check();
+    window.addEventListener("pageshow", restored);
+    const off = onTabMessage((m) => {
       if (!("threadId" in m) || m.threadId !== threadId) return;
       if (m.type === "deleted") setDeleted("elsewhere");
       else if (m.type === "activity" && m.busy && m.runId && !latest.current.busy) latest.current.join(m.runId);
     });
+    return () => {
+      off();
+      window.removeEventListener("pageshow", restored);
+    };
   }, [threadId]);
   return { deleted };
 }
