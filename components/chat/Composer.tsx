@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useEffectEvent, useRef, useState, type RefObject } from "react";
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import type { ComposerAttachment } from "@/lib/client/attachments";
 import { joinUnsentAndDraft } from "@/lib/client/unsent";
 import { useComposerAttachments } from "@/lib/client/use-composer-attachments";
@@ -68,7 +68,9 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  // In the commit, as `autoFocus` would: a click that lands as the page hydrates (a row's menu
+  // opened at once) comes after it, so the focus does not leave that menu and close it.
+  useLayoutEffect(() => {
     if (autoFocus && !focusInConversationList()) ref.current?.focus();
     // Mount only: `autoFocus` is fixed for a composer's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
