@@ -172,10 +172,11 @@ export class RunManager {
       const owed = action !== "rollback" && !lane.deleting && run.body.input != null && !checkpointOf(run.body)?.checkpoint_id;
       if (owed) lane.owed.push(run);
       const idle = !lane.active && !lane.pending.length;
+      // It ends once its row says so (a cancel with wait=1 then reads `interrupted`, on Postgres too).
       void this.persistRunEnd(run)
         .then(() => (owed ? this.pump(lane) : idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined))
-        .catch((err) => console.error("[runs] could not store a cancelled run's end", err));
-      run.finish();
+        .catch((err) => console.error("[runs] could not store a cancelled run's end", err))
+        .finally(() => run.finish());
       this.dropIfIdle(run.threadId, lane);
       return;
     }
