@@ -6,10 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { machine, recorder, resultsMarkdown, sourceRevision, storeTable, table, verdicts } from "./lib/report.mjs";
+import { buildBareNext, startBareNext } from "./lib/bare-next.mjs";
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
+import { startReplayOf } from "./lib/stream-replay.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
-import { label, modelPace, runScale } from "./workloads/scale.mjs";
+import { capturedBodies, label, modelPace, runScale } from "./workloads/scale.mjs";
 import { runStoreScale } from "./workloads/store.mjs";
 import { runConcurrency } from "./workloads/stream.mjs";
 import { runTitleTiming } from "./workloads/title.mjs";
@@ -75,6 +77,11 @@ if (wanted("scale")) {
       const more = [];
       // langgraph dev keeps its state in one folder of the repo, so only Threadline gets a control.
       const control = kind === "threadline" ? await startTarget("threadline", env) : undefined;
+      // Threadline's page against /info is also read on a Next app doing no work that answers
+      // Threadline's own bytes (started at the first N, once there is a page of 50 to copy).
+      const bareDir = kind === "threadline" ? buildBareNext() : undefined;
+      let bare;
+      const floor = bareDir && (async (on) => (bare ??= await startBareNext(bareDir, await capturedBodies(on))));
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
         if (kind === "threadline" && due && wanted("browser")) {
@@ -83,11 +90,13 @@ if (wanted("scale")) {
         }
       };
       try {
-        const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep, control }, rec);
+        const r = await runScale(target, { ...P, seedCapMs: seedCapFor(kind), onStep, control, floor }, rec);
         if (control) controlMade = r.controlMade;
         return { errors: [...r.errors, ...more] };
       } finally {
         await control?.stop();
+        if (bare) await bare.stop();
+        else if (bareDir) fs.rmSync(bareDir, { recursive: true, force: true });
       }
     }, { profileDir });
   }
@@ -96,7 +105,20 @@ if (wanted("scale")) {
 if (wanted("stream")) {
   console.log("\n[6] concurrent streaming runs (offline model, 20 ms per token)");
   for (const kind of KINDS) {
-    await withTarget(kind, { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" }, (t) => runConcurrency(t, { levels: P.levels, capMs: P.concCapMs }, rec));
+    await withTarget(kind, { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" }, async (t) => {
+      const r = await runConcurrency(t, { levels: P.levels, capMs: P.concCapMs }, rec);
+      if (kind !== "threadline") return r;
+      // The floor: the same client against a server doing no work, replaying one of this server's
+      // runs at its recorded pace (bench/lib/stream-replay.mjs), right after.
+      const replay = await startReplayOf(t);
+      try {
+        const into = { value: (key, _on, v, note) => rec.value(`floor.${key}`, t, v, key.endsWith(".first") ? `replaying a run of ${replay.about}` : note) };
+        const floor = await runConcurrency(replay, { levels: P.levels, capMs: P.concCapMs }, into);
+        return { errors: [...r.errors, ...floor.errors.map((e) => `the replay: ${e}`)] };
+      } finally {
+        replay.stop();
+      }
+    });
   }
 }
 
@@ -145,7 +167,13 @@ ${P.streamers} threads each running one streamed run after another (100 ms to th
 20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
 use the scripted model (100 ms before its first token, 5 ms per token), which records every request, so model
-calls per conversation are counted at the model server.`;
+calls per conversation are counted at the model server.
+The framework's floor for the first page: at each N, right after Threadline's own reading, the same
+reading on a Next app that does no work (bench/lib/bare-next.mjs: one route handler at Threadline's API
+path, built and run by \`next start\` like Threadline, answering Threadline's own /info and first-page
+bytes, copied at the first N). The floor for the concurrent streams: right after Threadline's, the same
+client and levels against a process that does no work (bench/lib/stream-replay.mjs), replaying one of
+Threadline's recorded runs byte for byte at its recorded pace.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run only; a run of some groups or one server kind goes beside the quick one.
 const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");

@@ -85,6 +85,18 @@ describe("the first page against GET /info in the report", () => {
     expect(byWhat["first page flat from 10k to 100k (≤ 1.2×)"]).toBe(true);
     expect(byWhat["…and its p95 (≤ 1.2×)"]).toBe(false);
   });
+  it("puts the ratio of a Next app doing no work beside the idle figures, and judges by Threadline's alone", () => {
+    const rec = recorder();
+    for (const n of [10_000, 100_000]) rec.value(`create.${n}`, TL, 100);
+    for (const [key, v] of Object.entries({ "page.10000.p50": 2, "info.10000.p50": 1, "pageinfo.10000": 2, "page.10000.p95": 3, "info.10000.p95": 2, "pageinfo95.10000": 1.5 })) rec.value(key, TL, v);
+    rec.value("floor.pageinfo.10000", TL, 1.35, "1.35 vs 1.00 ms");
+    rec.value("floor.pageinfo95.10000", TL, 1.1, "2.20 vs 2.00 ms");
+    const v = verdicts(rec, { ...P, steps: [10_000, 100_000], streamers: 50 });
+    const p50 = v.find((x) => x.what === "first page within 1.2× GET /info at N=10k");
+    expect(p50).toMatchObject({ ok: false, figure: "2.00 vs 1.00 ms (2.00×); a Next app doing no work: 1.35× (1.35 vs 1.00 ms)" });
+    expect(v.find((x) => x.what === "…its p95 within 1.2× /info's p95 at N=10k")?.figure).toContain("a Next app doing no work: 1.10× (2.20 vs 2.00 ms)");
+    expect(v.find((x) => x.what === "first page within 1.2× GET /info at N=100k")).toBeUndefined();
+  });
 });
 
 describe("concurrent streams in the report", () => {
@@ -96,6 +108,7 @@ describe("concurrent streams in the report", () => {
     rec.value("conc.200.errors", TL, 0, "1 unfinished");
     rec.value("conc.200.first", TL, 90);
     rec.value("conc.200.gap", TL, 60);
+    rec.value("floor.conc.200.gap", TL, 52);
     const v = verdicts(rec, { ...P, levels: [50, 100, 200] }).filter((x) => x.what.includes("concurrent streams"));
     expect(v.map((x) => [x.what, x.ok])).toEqual([
       ["50 concurrent streams: 0 errors", true],
@@ -104,5 +117,8 @@ describe("concurrent streams in the report", () => {
       ["200 concurrent streams: first event p50 ≤ 100 ms", true],
       ["200 concurrent streams: inter-event gap p99 ≤ 50 ms", false],
     ]);
+    // The no-work server's figure goes beside Threadline's where it was measured, and only there.
+    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("60.0 ms; a server doing no work: 52.0 ms");
+    expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("90.0 ms");
   });
 });

@@ -13,7 +13,7 @@ import { sleep } from "./stats.mjs";
  * `.langgraph_api` state). Both get the same model environment.
  */
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const bin = (name) => path.join(root, "node_modules", ".bin", name);
+export const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
 export function freePort() {
   return new Promise((resolve, reject) => {

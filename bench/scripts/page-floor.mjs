@@ -12,6 +12,11 @@
 // title) and with no rows at all (`[]`): what the SDK's POST costs before any row, against the
 // plain GET /info.
 //
+// And a bare Next app (bench/lib/bare-next.mjs): one route handler at Threadline's API path that
+// answers the same two bodies with no work, built and run by `next start` like Threadline. Its page
+// − /info is what the framework and the client cost together, before any work of ours: the floor
+// the target's "within 1.2× /info on the same server" is set against.
+//
 //   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3] [--server-node-args="--max-semi-space-size=64"]
 //
 // --server-log=<file> keeps the server's output there, each line stamped with the client's clock.
@@ -22,8 +27,9 @@
 import fs from "node:fs";
 import http from "node:http";
 import { p50, p95 } from "../lib/stats.mjs";
+import { buildBareNext, startBareNext } from "../lib/bare-next.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
-import { firstPage, readLatencies } from "../workloads/scale.mjs";
+import { capturedBodies, readLatencies } from "../workloads/scale.mjs";
 import { Client } from "@langchain/langgraph-sdk";
 
 const arg = (name, dflt) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
@@ -36,24 +42,15 @@ const serverNodeArgs = process.argv.find((a) => a.startsWith("--server-node-args
 const serverLog = process.argv.find((a) => a.startsWith("--server-log="))?.slice("--server-log=".length);
 const onOutput = serverLog ? (line) => fs.appendFileSync(serverLog, `${performance.now().toFixed(1)} ${line}\n`) : undefined;
 const tl = await startTarget("threadline", {}, { nodeArgs: serverNodeArgs, onOutput });
+let bareNext;
 try {
   for (let i = 0; i < 50; i++) {
     const { thread_id } = await tl.client.threads.create();
     await tl.client.threads.updateState(thread_id, { values: { title: `Question t${String(i).padStart(6, "0")} about sourdough baking` } });
   }
   // The exact bodies Threadline sends, captured through the bench's own requests.
-  const info = await (await fetch(`${tl.apiUrl}/info`)).text();
-  let page = "";
-  const capture = new Client({
-    apiUrl: tl.apiUrl,
-    callerOptions: { maxRetries: 0, fetch: async (u, init) => {
-      const res = await fetch(u, init);
-      page = await res.clone().text();
-      return res;
-    } },
-  });
-  const rows = await firstPage({ kind: "threadline", client: capture });
-  if (rows.length !== 50) throw new Error(`expected a page of 50, got ${rows.length}`);
+  const { info, page, rows } = await capturedBodies(tl);
+  if (rows !== 50) throw new Error(`expected a page of 50, got ${rows}`);
 
   // Threadline's lean page carries the title in `extracted` (its `select` leaves `values` out).
   const lean = JSON.stringify(JSON.parse(page).map((r) => ({ thread_id: r.thread_id, extracted: { title: r.extracted?.title } })));
@@ -71,7 +68,9 @@ try {
     const apiUrl = `http://127.0.0.1:${server.address().port}`;
     return { kind: "threadline", apiUrl, pageBody, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }) };
   };
+  bareNext = await startBareNext(buildBareNext(), { info, page });
   const targets = [
+    ["bare Next route handler (next start, no work)", bareNext],
     ["bare node:http (no work)", await bareTarget(page)],
     [`bare, lean rows (${lean.length} bytes)`, await bareTarget(lean)],
     ["bare, no rows (`[]`)", await bareTarget("[]")],
@@ -96,6 +95,7 @@ try {
   }
   for (const server of bareServers) server.close();
 } finally {
+  await bareNext?.stop();
   await tl.stop();
 }
 process.exit(0);

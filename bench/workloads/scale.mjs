@@ -1,3 +1,4 @@
+import { Client } from "@langchain/langgraph-sdk";
 import { fmtMs, p50, p95, pool, sleep } from "../lib/stats.mjs";
 
 /**
@@ -56,6 +57,25 @@ const rowTitle = (row) => row.extracted?.title ?? row.values?.title;
 
 export function firstPage(target) {
   return target.kind === "threadline" ? leanPage(target.client) : standardPage(target.client);
+}
+
+/** The exact bytes `target` answers `GET /info` and the first page with, through the bench's own requests. */
+export async function capturedBodies(target) {
+  const info = await (await fetch(`${target.apiUrl}/info`)).text();
+  let page = "";
+  const client = new Client({
+    apiUrl: target.apiUrl,
+    callerOptions: {
+      maxRetries: 0,
+      fetch: async (u, init) => {
+        const res = await fetch(u, init);
+        page = await res.clone().text();
+        return res;
+      },
+    },
+  });
+  const rows = await firstPage({ kind: target.kind, client });
+  return { info, page, rows: rows.length };
 }
 
 /** `GET /info` then the first page, one after another, `samples` times after `warmup` untimed pairs (ms). */
@@ -178,7 +198,7 @@ export function batchesOn(target) {
 }
 
 export async function runScale(target, opts, rec) {
-  const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep, control, probeN = 0, controlWarm = 0 } = opts;
+  const { steps, exchangeN, exchangeSample, exchangeCapMs, seedCapMs, samples, searchSamples, streamers, onStep, control, probeN = 0, controlWarm = 0, floor } = opts;
   const errors = [];
   const { client } = target;
   const timed = (on, from, k, job) => timedBatch(on, from, k, job, { deadline: Date.now() + exchangeCapMs, errors });
@@ -249,6 +269,14 @@ export async function runScale(target, opts, rec) {
     rec.value(`info.${n}.p95`, target, p95(idle.info));
     rec.value(`pageinfo.${n}`, target, p50(idle.page) / p50(idle.info));
     rec.value(`pageinfo95.${n}`, target, p95(idle.page) / p95(idle.info));
+    if (floor) {
+      // The framework's floor in the same minutes: a Next app that answers this server's own /info
+      // and first-page bytes with no work (bench/lib/bare-next.mjs), read the same way right after.
+      const bare = await floor(target);
+      const f = await readLatencies(bare, samples);
+      rec.value(`floor.pageinfo.${n}`, target, p50(f.page) / p50(f.info), `${fmtMs(p50(f.page))} vs ${fmtMs(p50(f.info))} ms`);
+      rec.value(`floor.pageinfo95.${n}`, target, p95(f.page) / p95(f.info), `${fmtMs(p95(f.page))} vs ${fmtMs(p95(f.info))} ms`);
+    }
     if (control) {
       // The control holds only the threads made beside it (1.2k, 3.2k and 6.2k at a full run's three
       // steps): at the first step it holds more than this server, so only the later steps set a

@@ -1,0 +1,89 @@
+// A Next app that does no work: one catch-all route handler at Threadline's API path that answers
+// GET …/info and any POST with bodies fixed at start. Built and served like Threadline (`next
+// build`, `next start -H 127.0.0.1`), with the same next version, bundler and settings that touch a
+// response (poweredByHeader off; the same `Cache-Control: no-transform` on loopback that keeps
+// Next's gzip off Threadline's answers). What it costs is what any answer through `next start`
+// costs on this machine: the framework's floor.
+//
+// It is written into a folder inside the repo (so `next` and its bundler resolve this repo's
+// node_modules, as for Threadline; `.next*/` keeps it out of git) and removed by stop().
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { bin, freePort, root } from "./targets.mjs";
+
+/** Writes and builds the bare app (~20 s); start it with startBareNext once the bodies are known. */
+export function buildBareNext() {
+  const dir = fs.mkdtempSync(path.join(root, ".next-bare-"));
+  const route = path.join(dir, "app", "api", "langgraph", "[...path]");
+  fs.mkdirSync(route, { recursive: true });
+  fs.writeFileSync(path.join(dir, "next.config.mjs"), "export default { poweredByHeader: false };\n");
+  fs.writeFileSync(
+    path.join(route, "route.js"),
+    [
+      "// Written by bench/lib/bare-next.mjs: answers with bodies read once from BARE_NEXT_BODIES, no work.",
+      'import fs from "node:fs";',
+      'export const runtime = "nodejs";',
+      'export const dynamic = "force-dynamic";',
+      'const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-transform" };',
+      "let bodies;",
+      "const body = (which) => (bodies ??= JSON.parse(fs.readFileSync(process.env.BARE_NEXT_BODIES, \"utf8\")))[which];",
+      "export async function GET() {",
+      '  return new Response(body("info"), { headers: HEADERS });',
+      "}",
+      "export async function POST(req) {",
+      "  await req.text();",
+      '  return new Response(body("page"), { headers: HEADERS });',
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const built = spawnSync(bin("next"), ["build"], { cwd: dir, env: bareEnv(), encoding: "utf8" });
+  if (built.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`next build of the bare app failed:\n${built.stdout}\n${built.stderr}`);
+  }
+  return dir;
+}
+
+function bareEnv() {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  delete env.NEXT_DIST_DIR;
+  return env;
+}
+
+/**
+ * Starts the app built in `dir` answering `info` and `page`: a bench target (the SDK client and
+ * apiUrl the workloads use). stop() also removes `dir`.
+ * @param {string} dir @param {{ info: string, page: string }} bodies
+ */
+export async function startBareNext(dir, { info, page }) {
+  const bodies = path.join(dir, "bodies.json");
+  fs.writeFileSync(bodies, JSON.stringify({ info, page }));
+  const port = await freePort();
+  const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir, env: { ...bareEnv(), BARE_NEXT_BODIES: bodies }, stdio: "ignore", detached: true });
+  const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
+  const stop = async () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    for (let i = 0; i < 50 && child.exitCode == null; i++) await new Promise((r) => setTimeout(r, 100));
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${apiUrl}/info`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (i > 300 || child.exitCode != null) {
+      await stop();
+      throw new Error("the bare Next app did not start");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { kind: "threadline", name: "a Next app doing no work", apiUrl, pageBody: page, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }), stop };
+}
