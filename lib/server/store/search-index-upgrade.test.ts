@@ -67,33 +67,46 @@ describe("search index version 2 → current", () => {
   });
 });
 
+/**
+ * A database left by search index `version`: `titles` inserted, then their terms put back as that
+ * version stored them (`stale`), checked to miss `staleMiss` (so the checks after can fail); then
+ * the server restarted on it. Returns the search over both plans, on the restarted server.
+ */
+async function restartedFrom(version: number, dir: string, titles: Record<string, string>, stale: Record<string, string>, staleMiss: string) {
+  await h?.close();
+  h = createHarness({ dir });
+  await h.api.ready;
+  for (const [thread_id, title] of Object.entries(titles)) {
+    await h.api.q.insertThread({ thread_id, at: "2026-01-01T00:00:00.000Z", metadata: "{}", title, title_source: '{"kind":"user"}' });
+  }
+  for (const [thread_id, terms] of Object.entries(stale)) await h.sql(`UPDATE tl_title_revisions SET terms = '${terms}' WHERE thread_id = '${thread_id}'`);
+  // (Postgres's tsvector follows the column; FTS5 over an external content table is rebuilt.)
+  if (h.dialect === "sqlite") await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
+  await h.sql(`UPDATE tl_meta SET value = '${version}' WHERE key = 'search_index_version'`);
+  const find = async (text: string, plan: "narrow" | "broad") =>
+    (await h!.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan)).map((r) => r.thread_id);
+  for (const plan of ["narrow", "broad"] as const) expect(await find(staleMiss, plan), plan).toEqual([]);
+  await h.close();
+
+  h = createHarness({ dir });
+  await h.api.ready;
+  expect(await h.sql("SELECT value FROM tl_meta WHERE key = 'search_index_version'")).toEqual([{ value: String(SEARCH_INDEX_VERSION) }]);
+  for (const [thread_id, title] of Object.entries(titles)) {
+    expect(await h.sql(`SELECT terms FROM tl_title_revisions WHERE thread_id = '${thread_id}'`)).toEqual([{ terms: searchTerms(title) }]);
+  }
+  return find;
+}
+
 describe("search index version 5 → current, on SQLite and Postgres", () => {
   it("recomputes every revision's terms at start, so version 6's rules find old titles", async () => {
-    await h?.close();
-    h = createHarness({ dir: dir5 });
-    await h.api.ready;
-    const titles = { "th-mail": "Write to me@example.com", "th-ar": "والكتاب الجديد" };
-    for (const [thread_id, title] of Object.entries(titles)) {
-      await h.api.q.insertThread({ thread_id, at: "2026-01-01T00:00:00.000Z", metadata: "{}", title, title_source: '{"kind":"user"}' });
-    }
     // As version 5 left them: no rest after `@`, no word without its Arabic article.
-    await h.sql("UPDATE tl_title_revisions SET terms = 'write to me@example.com me' WHERE thread_id = 'th-mail'");
-    await h.sql("UPDATE tl_title_revisions SET terms = 'والكتاب الجديد' WHERE thread_id = 'th-ar'");
-    // (Postgres's tsvector follows the column; FTS5 over an external content table is rebuilt.)
-    if (h.dialect === "sqlite") await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
-    await h.sql("UPDATE tl_meta SET value = '5' WHERE key = 'search_index_version'");
-    const find = async (text: string, plan: "narrow" | "broad") =>
-      (await h!.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan)).map((r) => r.thread_id);
-    // The stale terms are what the index holds until the restart (so the checks below can fail).
-    for (const plan of ["narrow", "broad"] as const) expect(await find("كتاب", plan), plan).toEqual([]);
-    await h.close();
-
-    h = createHarness({ dir: dir5 });
-    await h.api.ready;
-    expect(await h.sql("SELECT value FROM tl_meta WHERE key = 'search_index_version'")).toEqual([{ value: String(SEARCH_INDEX_VERSION) }]);
-    for (const [thread_id, title] of Object.entries(titles)) {
-      expect(await h.sql(`SELECT terms FROM tl_title_revisions WHERE thread_id = '${thread_id}'`)).toEqual([{ terms: searchTerms(title) }]);
-    }
+    const find = await restartedFrom(
+      5,
+      dir5,
+      { "th-mail": "Write to me@example.com", "th-ar": "والكتاب الجديد" },
+      { "th-mail": "write to me@example.com me", "th-ar": "والكتاب الجديد" },
+      "كتاب",
+    );
     for (const [text, id] of [["example.com", "th-mail"], ["كتاب", "th-ar"], ["جديد", "th-ar"]]) {
       for (const plan of ["narrow", "broad"] as const) expect(await find(text, plan), `${plan} ${text}`).toEqual([id]);
     }
@@ -102,26 +115,14 @@ describe("search index version 5 → current, on SQLite and Postgres", () => {
 
 describe("search index version 6 → current, on SQLite and Postgres", () => {
   it("recomputes every revision's terms at start, so version 7's rules find old titles", async () => {
-    await h?.close();
-    h = createHarness({ dir: dir6 });
-    await h.api.ready;
-    const titles = { "th-k8s": "如何部署Kubernetes集群", "th-el": "Αστρονομία για αρχάριους" };
-    for (const [thread_id, title] of Object.entries(titles)) {
-      await h.api.q.insertThread({ thread_id, at: "2026-01-01T00:00:00.000Z", metadata: "{}", title, title_source: '{"kind":"user"}' });
-    }
     // As version 6 left them: no Latin word of its own inside the Chinese, a final ς.
-    await h.sql("UPDATE tl_title_revisions SET terms = '如何部署kubernetes集群 如何部署kubernet' WHERE thread_id = 'th-k8s'");
-    await h.sql("UPDATE tl_title_revisions SET terms = 'αστρονομια για αρχαριους' WHERE thread_id = 'th-el'");
-    if (h.dialect === "sqlite") await h.sql("INSERT INTO tl_title_fts (tl_title_fts) VALUES ('rebuild')");
-    await h.sql("UPDATE tl_meta SET value = '6' WHERE key = 'search_index_version'");
-    const find = async (text: string, plan: "narrow" | "broad") =>
-      (await h!.api.q.searchThreads(sidebarQuery("2026-02-01T00:00:00.000Z", { titleSearch: text }), plan)).map((r) => r.thread_id);
-    for (const plan of ["narrow", "broad"] as const) expect(await find("Kubernetes", plan), plan).toEqual([]);
-    await h.close();
-
-    h = createHarness({ dir: dir6 });
-    await h.api.ready;
-    expect(await h.sql("SELECT value FROM tl_meta WHERE key = 'search_index_version'")).toEqual([{ value: String(SEARCH_INDEX_VERSION) }]);
+    const find = await restartedFrom(
+      6,
+      dir6,
+      { "th-k8s": "如何部署Kubernetes集群", "th-el": "Αστρονομία για αρχάριους" },
+      { "th-k8s": "如何部署kubernetes集群 如何部署kubernet", "th-el": "αστρονομια για αρχαριους" },
+      "Kubernetes",
+    );
     for (const [text, id] of [["Kubernetes", "th-k8s"], ["αρχάριους", "th-el"], ["ΑΣ", "th-el"]]) {
       for (const plan of ["narrow", "broad"] as const) expect(await find(text, plan), `${plan} ${text}`).toEqual([id]);
     }
