@@ -26,21 +26,24 @@ export function useCrossTabSync(onMessage?: (m: TabMessage) => void): void {
 export function useDeletedOnLeaving(): void {
   const qc = useQueryClient();
   useEffect(() => {
+    // Read once at mount and again on each restore from the back/forward cache (the page was not made again).
+    const gone = new Set<string>();
     const hide = () => {
-      for (const id of deletedOnLeaving()) patchRow(qc, id, (p) => ({ ...p, deleted: true }));
+      for (const id of deletedOnLeaving()) {
+        gone.add(id);
+        patchRow(qc, id, (p) => ({ ...p, deleted: true }));
+      }
     };
     hide();
-    // A page brought back from the browser's back/forward cache was not made again: hide them there too.
     const restored = (e: PageTransitionEvent) => e.persisted && hide();
-    window.addEventListener("pageshow", restored);
-    const gone = deletedOnLeaving();
-    if (!gone.length) return () => window.removeEventListener("pageshow", restored);
     // Back to such a conversation: useStream reads its state on mount and leaves the 404 unhandled.
     // The page says it was deleted (DeletedNotice); that read's failure is expected, not an error.
     const expected = (e: PromiseRejectionEvent) => {
+      if (!gone.size) return;
       const message = e.reason instanceof Error ? e.reason.message : String(e.reason);
-      if (/\b404\b/.test(message) && gone.some((id) => message.includes(id))) e.preventDefault();
+      if (/\b404\b/.test(message) && [...gone].some((id) => message.includes(id))) e.preventDefault();
     };
+    window.addEventListener("pageshow", restored);
     window.addEventListener("unhandledrejection", expected);
     return () => {
       window.removeEventListener("pageshow", restored);
