@@ -140,6 +140,32 @@ test("a rename made while the answer streams offers Undo too, which brings the f
   await expect(sidebar.rowLock(id)).toHaveCount(0);
 });
 
+test("a rename made while the answer streams is the current title in the history panel at once, and dated there once the answer is finished", async ({ page, chat, sidebar }) => {
+  const text = "Describe how a lighthouse lens focuses light, for a curious child, in detail";
+  const id = await chat.startConversation(text);
+  await expect(sidebar.row(id)).toHaveAttribute("data-title-source", "fallback");
+  await sidebar.rename(id, "Lighthouse lens");
+  expect(await chat.isStreaming(), "renamed while the answer was still streaming").toBe(true);
+
+  await sidebar.menuItem(id, "menu-title-history");
+  const { panel, revisions } = historyPanel(page);
+  await expect(revisions.getByTestId("title-revision-title")).toHaveText(["Lighthouse lens", fallbackTitle(text)]);
+  await expect(revisions.getByTestId("title-revision-source")).toHaveText(["Named by you", "From your first message"]);
+  await expect(revisions.first()).toHaveAttribute("data-current", "true");
+  // Not written into the conversation yet, so not dated yet; the first message's title is.
+  await expect(revisions.nth(0).locator("time")).toHaveCount(0);
+  await expect(revisions.nth(1).locator("time")).toHaveCount(1);
+  expect(await chat.isStreaming(), "the panel was read while the answer was still streaming").toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+
+  await chat.waitForAnswerToFinish();
+  await expect.poll(() => titleFromApi(id)).toEqual({ title: "Lighthouse lens", title_source: { kind: "user" } });
+  await sidebar.menuItem(id, "menu-title-history");
+  await expect(revisions.getByTestId("title-revision-title")).toHaveText(["Lighthouse lens", fallbackTitle(text)]);
+  await expect(revisions.locator("time")).toHaveCount(2);
+});
+
 test("a search that finds a row by an earlier title says so on the row and in its tooltip", async ({ page, chat, sidebar }) => {
   const word = `quokka${Date.now().toString(36)}`;
   const text = `Seeing a ${word} near Perth`;

@@ -1,11 +1,12 @@
 "use client";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, type RefObject } from "react";
+import { useMemo, useState, type RefObject } from "react";
 import { errorTextForPeople, isRequestFailure } from "@/lib/client/error-text";
 import { describeTitleSource } from "@/lib/client/title-source-label";
-import type { TitleRevision } from "@/lib/client/title-revisions";
+import { withShownTitle, type TitleRevision } from "@/lib/client/title-revisions";
 import { renameThread } from "@/lib/client/use-title-actions";
+import { useThreadTitle } from "@/lib/client/use-thread-title";
 import { useTitleHistory } from "@/lib/client/use-title-history";
 import { CloseIcon } from "@/components/ui/icons";
 
@@ -32,6 +33,12 @@ function RevisionTime({ at }: { at: string | null }) {
 export function TitleHistoryPanel({ threadId, open, onOpenChange, returnFocusTo }: TitleHistoryPanelProps) {
   const qc = useQueryClient();
   const history = useTitleHistory(threadId, open);
+  // "Current" is the title the sidebar and header show, even while the checkpoints lag behind it.
+  const shown = useThreadTitle(threadId);
+  const revisions = useMemo(
+    () => (history.data ? withShownTitle(history.data.revisions, shown.pending ? null : shown) : []),
+    [history.data, shown],
+  );
   const [restoring, setRestoring] = useState(false);
 
   async function choose(revision: TitleRevision) {
@@ -81,11 +88,11 @@ export function TitleHistoryPanel({ threadId, open, onOpenChange, returnFocusTo 
               <p className="p-2 text-sm text-red-600" role="alert">
                 Couldn&apos;t load the title history. {isRequestFailure(history.error) ? errorTextForPeople(history.error) : "Try again in a moment."}
               </p>
-            ) : history.data.revisions.length === 0 ? (
+            ) : revisions.length === 0 ? (
               <p className="p-2 text-sm text-neutral-500">This conversation has no title yet.</p>
             ) : (
               <ol data-testid="title-revisions" className="flex flex-col gap-1">
-                {history.data.revisions.map((revision, i) => (
+                {revisions.map((revision, i) => (
                   <RevisionItem
                     key={`${revision.checkpointId ?? i}`}
                     revision={revision}

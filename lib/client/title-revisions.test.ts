@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { titleRevisions, type HistoryEntry } from "./title-revisions";
+import { titleRevisions, withShownTitle, type HistoryEntry } from "./title-revisions";
 
 const MODEL = { kind: "model", model: "openai:gpt-4o-mini" } as const;
 
@@ -75,5 +75,28 @@ describe("titleRevisions", () => {
     ]);
     expect(titleRevisions(history, 0)).toEqual([]);
     expect(titleRevisions([])).toEqual([]);
+  });
+});
+
+describe("withShownTitle", () => {
+  const revisions = titleRevisions([cp(5, "Tidal physics", MODEL), cp(4, "How do tides work", { kind: "fallback" })]);
+  it("puts a shown title the checkpoints do not hold yet (a rename waiting for the run's end) on top, undated", () => {
+    expect(withShownTitle(revisions, { title: "Tides", source: { kind: "user" } }).map((r) => [r.title, r.source?.kind, r.at, r.checkpointId])).toEqual([
+      ["Tides", "user", null, null],
+      ["Tidal physics", "model", revisions[0].at, revisions[0].checkpointId],
+      ["How do tides work", "fallback", revisions[1].at, revisions[1].checkpointId],
+    ]);
+  });
+  it("adds nothing when the newest revision is the shown title, or nothing is shown yet", () => {
+    expect(withShownTitle(revisions, { title: "Tidal physics", source: MODEL })).toEqual(revisions);
+    expect(withShownTitle(revisions, { title: null, source: null })).toEqual(revisions);
+    expect(withShownTitle(revisions, null)).toEqual(revisions);
+  });
+  it("the same words from another source, or an older revision's title shown again, are a new current title", () => {
+    expect(withShownTitle(revisions, { title: "Tidal physics", source: { kind: "user" } })[0]).toMatchObject({ title: "Tidal physics", source: { kind: "user" }, checkpointId: null });
+    expect(withShownTitle(revisions, { title: "How do tides work", source: { kind: "user" } })).toHaveLength(3);
+  });
+  it("titles a conversation that has none in its checkpoints yet", () => {
+    expect(withShownTitle([], { title: "Tides", source: { kind: "user" } })).toEqual([{ title: "Tides", source: { kind: "user" }, at: null, checkpointId: null }]);
   });
 });

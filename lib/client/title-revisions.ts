@@ -43,3 +43,14 @@ export function titleRevisions(history: readonly HistoryEntry[], max = Infinity)
   }
   return out;
 }
+
+/**
+ * The revisions with the title the conversation shows now (the sidebar's and header's, from
+ * resolveThreadTitle) on top when the checkpoints do not hold it yet: a rename made while an
+ * answer runs is kept by the server and written into the conversation only when the run ends, and
+ * until then the panel must still call it the current title. Undated (its checkpoint is not written).
+ */
+export function withShownTitle(revisions: readonly TitleRevision[], shown: TitleFact | null): TitleRevision[] {
+  if (!shown?.title || (revisions[0] && sameTitleFact(revisions[0], shown))) return [...revisions];
+  return [{ title: shown.title, source: shown.source, at: null, checkpointId: null }, ...revisions];
+}
