@@ -7,7 +7,7 @@ import { nextStartServer } from "./e2e/next-server";
 
 /**
  * The core title scenarios against the built app on Postgres: `next start` with DATABASE_URL
- * pointing at a fresh database on the TEST_DATABASE_URL server (.ci/run starts one). Same specs and
+ * pointing at a fresh database on the TEST_DATABASE_URL server (`npm test` starts one). Same specs and
  * page objects as playwright.config.ts, plus e2e/postgres/ (the rows really are in Postgres).
  * Port: E2E_PORT+80, clear of the main run's offsets (+50..+60) and the LangGraph run's (+70..+73).
  */

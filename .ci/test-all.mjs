@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { startThrowawayPostgres } from "./throwaway-postgres.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const out = path.join(root, "test-results");
@@ -12,9 +13,18 @@ fs.mkdirSync(out, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 delete env.LANGSMITH_TRACING;
 delete env.LANGCHAIN_TRACING_V2;
-// TEST_DATABASE_URL (.ci/run starts a throwaway Postgres) is for the second, Postgres pass only.
-const testDatabaseUrl = env.TEST_DATABASE_URL;
+// TEST_DATABASE_URL is for the Postgres passes only. Without it, a throwaway PostgreSQL is started
+// when the machine has Debian's server installed (.ci/run installs it), so `npm test` runs every
+// test wherever it can; `--no-postgres` skips those passes.
+let testDatabaseUrl = env.TEST_DATABASE_URL;
 delete env.TEST_DATABASE_URL;
+let noPostgres = "TEST_DATABASE_URL is not set";
+if (!testDatabaseUrl && !process.argv.includes("--no-postgres")) {
+  const pg = await startThrowawayPostgres();
+  testDatabaseUrl = pg.url ?? undefined;
+  if (pg.url) console.log(`=== Postgres passes: ${pg.why}`);
+  else noPostgres = pg.why;
+}
 
 /** The API integration suites that run a second time against Postgres (each harness on its own database). */
 const POSTGRES_SUITES = [
@@ -138,7 +148,7 @@ if (testDatabaseUrl) {
     FUZZ_RUNS: POSTGRES_FUZZ_RUNS,
   });
 } else {
-  console.log("\n=== integration on Postgres: skipped (TEST_DATABASE_URL is not set; .ci/run sets it)");
+  console.log(`\n=== integration on Postgres: skipped (${noPostgres})`);
 }
 if (!skipE2E) {
   if (step("build", bin("next"), ["build"])) {
@@ -156,7 +166,7 @@ if (!skipE2E) {
         PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightPgJson,
       });
     } else {
-      console.log("\n=== e2e (Postgres): skipped (TEST_DATABASE_URL is not set; .ci/run sets it)");
+      console.log(`\n=== e2e (Postgres): skipped (${noPostgres})`);
     }
   } else {
     failures.push("e2e (not run: build failed)");

@@ -120,7 +120,7 @@ export interface HarnessOptions {
 export const TEST_AUTH_SECRET = "threadline-test-secret-0123456789abcdef";
 
 /**
- * TEST_DATABASE_URL (postgres://…/postgres on a throwaway server, .ci/run starts one): every
+ * TEST_DATABASE_URL (postgres://…/postgres on a throwaway server, `npm test` starts one): every
  * harness gets a database of its own, named after its data dir, so a restart test (same `dir`)
  * reopens the same database and parallel suites never see each other.
  */
