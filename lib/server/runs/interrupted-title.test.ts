@@ -1,10 +1,12 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_TITLE_CONFIG } from "@/lib/title";
 import { threadConfig, writeTitleToCheckpoint, type AgentGraph } from "../graph";
 import { nowIso } from "../store/clock";
 import { titleInterruptedThread } from "./interrupted-title";
-import { ScriptedModel, createHarness, human, sleep, type Harness } from "../test-harness";
+import { ScriptedModel, createHarness, dropTestDatabase, human, sleep, type Harness } from "../test-harness";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -307,6 +309,54 @@ describe("restart repair of runs a crash killed", () => {
     // Joined after the restart, the dead run answers with its error (its row), not the values.
     expect(await h.client.runs.join(t.thread_id, going)).toMatchObject({ __error__: { error: "Error", message: "The server restarted before this run finished" } });
     await h.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes the message of a queued run cancelled before it started when the crash came before the run ahead of it ended", async () => {
+    h = createHarness({ model: new ScriptedModel(["w ".repeat(400)], 20) });
+    const t = await h.client.threads.create();
+    const first = await h.client.runs.create(t.thread_id, "agent", { input: human("Question going when it crashed") });
+    await untilStatus(t.thread_id, first.run_id, "running");
+    const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued, then cancelled"), multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, queued.run_id, true);
+    expect((await h.client.runs.get(t.thread_id, queued.run_id)).status).toBe("interrupted");
+    expect((await h.client.runs.get(t.thread_id, first.run_id)).status, "the run ahead still going").toBe("running");
+    const dir = h.dir;
+    await h.crash();
+
+    h = createHarness({ dir });
+    await h.api.ready;
+    const humans = (await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content);
+    expect(humans).toEqual(["Question going when it crashed", "Queued, then cancelled"]);
+    expect((await h.client.runs.get(t.thread_id, queued.run_id)).status, "its row as it was").toBe("interrupted");
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
+    // Written once: a second restart adds nothing.
+    await h.close();
+    h = createHarness({ dir });
+    await h.api.ready;
+    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(humans);
+    await h.close();
+    dropTestDatabase(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a cancelled queued run whose message was written before the restart is not written again", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-owed-"));
+    h = createHarness({ dir, model: new ScriptedModel(["w ".repeat(40), "Later answer."], 5) });
+    const t = await h.client.threads.create();
+    const first = await h.client.runs.create(t.thread_id, "agent", { input: human("Opening") });
+    const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued, kept"), multitaskStrategy: "enqueue" });
+    await h.client.runs.cancel(t.thread_id, queued.run_id, true);
+    await h.client.runs.join(t.thread_id, first.run_id);
+    await until(async () => (await h.client.threads.get(t.thread_id)).status === "idle");
+    expect((await h.sql(`SELECT input_owed FROM tl_runs WHERE run_id = '${queued.run_id}'`)).map((r) => Number(r.input_owed))).toEqual([0]);
+    await h.close();
+    h = createHarness({ dir });
+    await h.api.ready;
+    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Opening", "Queued, kept"]);
+    expect((await h.client.threads.get(t.thread_id)).status).toBe("idle");
+    await h.close();
+    dropTestDatabase(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

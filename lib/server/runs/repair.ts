@@ -17,17 +17,26 @@ const parseInput = (kwargs: string): unknown => {
  * At start-up nothing is running, whatever the database says: the previous process died with
  * it. Pending/running runs become errors and their threads end `error`; a first run the crash
  * killed before it was titled gets its fallback title; every such run's message that no step
- * stored (the run going, and those queued behind it) is written, in order; any pin a dead run or a failed settle owed the checkpoint is
+ * stored (the run going, those queued behind it, and those cancelled while queued whose message was
+ * still owed) is written, in order; any pin a dead run or a failed settle owed the checkpoint is
  * written; a write the crash cut between checkpoint and registry (`sync_pending`) is re-synced.
  */
 export async function repairAfterRestart(q: Queries, registry: Registry, runs: RunManager): Promise<void> {
   // Each thread's unfinished runs, oldest first: the one that was going, then those queued behind it.
-  const crashed = new Map<string, unknown[]>();
+  const toWrite = new Map<string, unknown[]>();
+  const crashed = new Set<string>();
+  // A queued run cancelled before it started ended `interrupted` with its message still owed to
+  // the thread (written once the run ahead ended, which the crash prevented): written here in its
+  // place, its row left as it was.
+  const owedRuns: string[] = [];
   for (const run of await q.unfinishedRuns()) {
-    await q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
-    crashed.set(run.thread_id, [...(crashed.get(run.thread_id) ?? []), parseInput(run.kwargs)]);
+    if (run.status === "pending" || run.status === "running") {
+      await q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
+      crashed.add(run.thread_id);
+    } else owedRuns.push(run.run_id);
+    toWrite.set(run.thread_id, [...(toWrite.get(run.thread_id) ?? []), parseInput(run.kwargs)]);
   }
-  for (const [threadId, inputs] of crashed) {
+  for (const [threadId, inputs] of toWrite) {
     if (!(await registry.find(threadId))) continue;
     // In order, so the messages the runs never stored land as they were sent.
     for (const input of inputs) {
@@ -38,7 +47,8 @@ export async function repairAfterRestart(q: Queries, registry: Registry, runs: R
       }
     }
   }
-  const ids = new Set([...crashed.keys(), ...(await q.threadsNeedingRepair()).map((r) => r.thread_id)]);
+  for (const runId of owedRuns) await q.clearRunInputOwed(runId);
+  const ids = new Set([...toWrite.keys(), ...(await q.threadsNeedingRepair()).map((r) => r.thread_id)]);
   for (const threadId of ids) {
     const row = await registry.find(threadId);
     if (!row) continue;

@@ -173,7 +173,7 @@ export class RunManager {
       if (owed) lane.owed.push(run);
       const idle = !lane.active && !lane.pending.length;
       // It ends once its row says so (a cancel with wait=1 then reads `interrupted`, on Postgres too).
-      void this.persistRunEnd(run)
+      void this.persistRunEnd(run, owed)
         .then(() => (owed ? this.pump(lane) : idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined))
         .catch((err) => console.error("[runs] could not store a cancelled run's end", err))
         .finally(() => run.finish());
@@ -372,7 +372,11 @@ export class RunManager {
     const owed = lane.owed.splice(0);
     const threadId = owed[0].threadId;
     lane.exclusive = (async () => {
-      for (const run of owed) await this.afterRunEnded(run);
+      for (const run of owed) {
+        await this.afterRunEnded(run);
+        // Written (or given up with an error logged): a restart must not write it again.
+        await this.guarded("clearing an owed message's mark", threadId, () => this.d.q.clearRunInputOwed(run.runId));
+      }
       await this.settle(threadId, (row) => this.d.registry.setStatus(threadId, lane.pending.length ? "busy" : threadStatusAfter("interrupted", row?.interrupts_json), true));
     })()
       .catch((err) => console.error("[runs] could not write a cancelled queued run's message", threadId, err))
@@ -424,10 +428,11 @@ export class RunManager {
     }
   }
 
-  private async persistRunEnd(run: Pick<LiveRun, "runId" | "status" | "error" | "cancelAction">) {
+  /** `inputOwed`: its message waits in `owed`; the row says so until it is written, for a restart. */
+  private async persistRunEnd(run: Pick<LiveRun, "runId" | "status" | "error" | "cancelAction">, inputOwed = false) {
     try {
       if (run.cancelAction === "rollback") await this.d.q.deleteRun(run.runId);
-      else await this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso());
+      else await this.d.q.setRunStatus(run.runId, run.status, run.error?.message ?? null, nowIso(), inputOwed);
     } catch (err) {
       console.error("[runs] could not persist run end", err);
     }

@@ -44,6 +44,8 @@ export interface RunsTable {
   kwargs: string;
   multitask_strategy: string | null;
   error: string | null;
+  /** 1 while a cancelled queued run's message waits to be written into its thread (migration 6). */
+  input_owed: Generated<number>;
 }
 
 export interface TitleRequestsTable {

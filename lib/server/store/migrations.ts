@@ -279,6 +279,7 @@ const starredColumn: Migration["up"] = {
  * since the last one (queries.ts, pruneActivity) instead of every thread's rows.
  */
 const ACTIVITY_AT_INDEX = "CREATE INDEX tl_thread_activity_at ON tl_thread_activity (at)";
+const RUN_INPUT_OWED = "ALTER TABLE tl_runs ADD COLUMN input_owed INTEGER NOT NULL DEFAULT 0";
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -306,6 +307,9 @@ export const MIGRATIONS: Migration[] = [
   },
   { version: 4, name: "starred column", up: starredColumn },
   { version: 5, name: "activity instant index", up: { sqlite: (db) => run(db, ACTIVITY_AT_INDEX), postgres: (db) => run(db, ACTIVITY_AT_INDEX) } },
+  // A queued run cancelled before it started keeps its message for the thread, written once the run
+  // ahead of it ends; until then its row says so, so a crash in between does not lose it (repair.ts).
+  { version: 6, name: "run input owed", up: { sqlite: (db) => run(db, RUN_INPUT_OWED), postgres: (db) => run(db, RUN_INPUT_OWED) } },
 ];
 
 /** Applies every migration the database has not had yet, in order; returns the versions applied. */

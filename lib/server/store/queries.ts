@@ -268,10 +268,13 @@ export function queriesFor(store: Store) {
       const { rows } = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM tl_threads t WHERE ${buildThreadFilter(query, store.dialect)}`.execute(x());
       return Number(rows[0]?.n ?? 0);
     },
-    insertRun: (row: Omit<RunRow, "updated_at" | "error">) =>
+    insertRun: (row: Omit<RunRow, "updated_at" | "error" | "input_owed">) =>
       x().insertInto("tl_runs").values({ ...row, updated_at: row.created_at, error: null }).execute(),
-    setRunStatus: (runId: string, status: RunStatus, error: string | null, at: string) =>
-      x().updateTable("tl_runs").set({ status, error, updated_at: at }).where("run_id", "=", runId).execute(),
+    /** `inputOwed`: the run ends cancelled before it started, its message not yet in its thread (repair.ts). */
+    setRunStatus: (runId: string, status: RunStatus, error: string | null, at: string, inputOwed = false) =>
+      x().updateTable("tl_runs").set({ status, error, updated_at: at, input_owed: inputOwed ? 1 : 0 }).where("run_id", "=", runId).execute(),
+    /** The owed message is in its thread now. */
+    clearRunInputOwed: (runId: string) => x().updateTable("tl_runs").set({ input_owed: 0 }).where("run_id", "=", runId).execute(),
     getRun: (threadId: string, runId: string) =>
       x().selectFrom("tl_runs").selectAll().where("thread_id", "=", threadId).where("run_id", "=", runId).executeTakeFirst() as Promise<RunRow | undefined>,
     listRuns: (threadId: string, status: string | null, limit: number, offset: number) => {
@@ -280,8 +283,15 @@ export function queriesFor(store: Store) {
       return q.orderBy("created_at", "desc").orderBy("run_id", "desc").limit(limit).offset(offset).execute() as Promise<RunRow[]>;
     },
     deleteRun: (runId: string) => x().deleteFrom("tl_runs").where("run_id", "=", runId).execute(),
+    /** Runs a restart must complete: pending or running ones, and those whose message is still owed, oldest first. */
     unfinishedRuns: () =>
-      x().selectFrom("tl_runs").selectAll().where("status", "in", ["pending", "running"]).orderBy("created_at").orderBy("run_id").execute() as Promise<RunRow[]>,
+      x()
+        .selectFrom("tl_runs")
+        .selectAll()
+        .where((w) => w.or([w("status", "in", ["pending", "running"]), w("input_owed", "=", 1)]))
+        .orderBy("created_at")
+        .orderBy("run_id")
+        .execute() as Promise<RunRow[]>,
     /** A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows. */
     insertTitleRequest: (row: Omit<TitleRequestRow, "id">) =>
       store.transaction(async () => {

@@ -48,6 +48,7 @@ describe("a database file from the previous release (4c03285, before versioned m
       { version: 3, name: "synced-checkpoint" },
       { version: 4, name: "starred column" },
       { version: 5, name: "activity instant index" },
+      { version: 6, name: "run input owed" },
     ]);
     const listed = await h.client.threads.search({ limit: 10, select: ["thread_id", "values"] });
     expect(Object.fromEntries(listed.map((t) => [t.thread_id, (t.values as { title?: string }).title]))).toEqual(expected.titles);
