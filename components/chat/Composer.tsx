@@ -68,8 +68,9 @@ export function Composer({ streaming, onSend, onStop, autoFocus, draftKey, deliv
   }, [putBack, text, setText, restore]);
   const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
-  // In the commit, as `autoFocus` would: a click that lands as the page hydrates (a row's menu
-  // opened at once) comes after it, so the focus does not leave that menu and close it.
+  // In the commit, as `autoFocus` would. The page's content can hydrate after the sidebar: a row's
+  // menu opened meanwhile holds the focus (focusInConversationList counts the menu, portalled out
+  // of the list), and taking it would close that menu under the user's pointer.
   useLayoutEffect(() => {
     if (autoFocus && !focusInConversationList()) ref.current?.focus();
     // Mount only: `autoFocus` is fixed for a composer's life.

@@ -113,6 +113,9 @@ export function RowMenu({ listId, row, anchor, close, refocus, actions }: RowMen
             align="start"
             sideOffset={4}
             data-testid="row-menu"
+            // Portalled out of the list: marked as the list's, so focus in it counts as in the list
+            // (the new chat's composer, mounting as the page hydrates, then leaves it where it is).
+            data-conversation-list=""
             onInteractOutside={(e) => {
               // A press on a "…" button is that button's to handle (it toggles or moves the menu).
               const target = e.target as HTMLElement | null;

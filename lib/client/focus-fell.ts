@@ -7,10 +7,16 @@ export function focusFellToPage(doc: Document = document): boolean {
   return !doc.activeElement || doc.activeElement === doc.body;
 }
 
-/** The conversation list's root element carries this attribute (components/conversation-list). */
+/**
+ * The conversation list's root element carries this attribute (components/conversation-list), and
+ * so does its row menu, which is portalled out of it (to the body).
+ */
 export const CONVERSATION_LIST_ATTRIBUTE = "data-conversation-list";
 
-/** True when a control of the conversation list (a row, its menu, the search field) holds the focus. */
+/**
+ * True when a control of the conversation list holds the focus: a row, the search field, or its
+ * open row menu (portalled to the body, outside the list's element).
+ */
 export function focusInConversationList(doc: Document = document): boolean {
   return Boolean(doc.activeElement?.closest(`[${CONVERSATION_LIST_ATTRIBUTE}]`));
 }
