@@ -4,6 +4,7 @@
 // neither runner's own summary; zero tests run counts as a failure.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { startThrowawayPostgres } from "./throwaway-postgres.mjs";
 
@@ -16,14 +17,18 @@ delete env.LANGCHAIN_TRACING_V2;
 // TEST_DATABASE_URL is for the Postgres passes only. Without it, a throwaway PostgreSQL is started
 // when the machine has Debian's server installed (.ci/run installs it), so `npm test` runs every
 // test wherever it can; `--no-postgres` skips those passes.
-let testDatabaseUrl = env.TEST_DATABASE_URL;
+const noPostgresFlag = process.argv.includes("--no-postgres");
+let testDatabaseUrl = noPostgresFlag ? undefined : env.TEST_DATABASE_URL;
 delete env.TEST_DATABASE_URL;
-let noPostgres = "TEST_DATABASE_URL is not set";
-if (!testDatabaseUrl && !process.argv.includes("--no-postgres")) {
+let noPostgres = noPostgresFlag ? "--no-postgres" : "TEST_DATABASE_URL is not set";
+let pgBroken = null;
+if (!testDatabaseUrl && !noPostgresFlag) {
   const pg = await startThrowawayPostgres();
   testDatabaseUrl = pg.url ?? undefined;
   if (pg.url) console.log(`=== Postgres passes: ${pg.why}`);
   else noPostgres = pg.why;
+  // Installed but not starting is a failure, not a skip (CI installs it: its passes must run).
+  if (pg.broken) pgBroken = pg.why;
 }
 
 /** The API integration suites that run a second time against Postgres (each harness on its own database). */
@@ -106,6 +111,9 @@ function step(name, cmd, args, extraEnv = {}) {
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const ok = r.status === 0;
   console.log(`=== ${name}: ${ok ? "ok" : `FAILED (exit ${r.status ?? r.signal})`} in ${secs}s`);
+  // Interrupted (Ctrl-C reaches the step too): stop here, not at the next step; the exit hook stops
+  // a throwaway PostgreSQL.
+  if (r.signal === "SIGINT" || r.signal === "SIGTERM" || r.signal === "SIGHUP") process.exit(128 + os.constants.signals[r.signal]);
   if (!ok) failures.push(name);
   return ok;
 }
@@ -136,6 +144,10 @@ const unlisted = unlistedHarnessSuites();
 if (unlisted.length) {
   console.log(`\n=== suites that start the API harness but are in neither POSTGRES_SUITES nor SQLITE_ONLY_SUITES (.ci/test-all.mjs):\n${unlisted.map((f) => `  ${f}`).join("\n")}`);
   failures.push("Postgres suite list");
+}
+if (pgBroken) {
+  console.log(`\n=== Postgres: FAILED to start (${pgBroken})`);
+  failures.push("throwaway PostgreSQL");
 }
 step("lint", bin("eslint"), [".", "--max-warnings=0"]);
 step("typecheck", bin("tsc"), ["--noEmit"]);

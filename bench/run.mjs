@@ -11,7 +11,7 @@ import { startScriptedLLM } from "./lib/scripted-llm.mjs";
 import { startReplayOf } from "./lib/stream-replay.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
-import { capturedBodies, label, modelPace, runScale } from "./workloads/scale.mjs";
+import { capturedBodies, label, modelPace, readLatencies, runScale } from "./workloads/scale.mjs";
 import { runStoreScale } from "./workloads/store.mjs";
 import { runConcurrency } from "./workloads/stream.mjs";
 import { runTitleTiming } from "./workloads/title.mjs";
@@ -75,13 +75,29 @@ if (wanted("scale")) {
     const env = { ...modelEnv, MAX_CONCURRENT_RUNS: "64" };
     await withTarget(kind, env, async (target) => {
       const more = [];
-      // langgraph dev keeps its state in one folder of the repo, so only Threadline gets a control.
-      const control = kind === "threadline" ? await startTarget("threadline", env) : undefined;
       // Threadline's page against /info is also read on a Next app doing no work that answers
-      // Threadline's own bytes (started at the first N, once there is a page of 50 to copy).
-      const bareDir = kind === "threadline" ? buildBareNext() : undefined;
+      // Threadline's own bytes (built first; started at the first N, once there is a page of 50 to copy).
+      let bareDir;
+      if (kind === "threadline") {
+        try {
+          bareDir = buildBareNext();
+        } catch (err) {
+          more.push(`the first page's floor (a Next app doing no work): ${err.message}`);
+        }
+      }
       let bare;
-      const floor = bareDir && (async (on) => (bare ??= await startBareNext(bareDir, await capturedBodies(on))));
+      // Warmed by 100 untimed pairs when it starts (Threadline is warm from its seeding by then).
+      const startFloor = async (on) => {
+        const started = await startBareNext(bareDir, await capturedBodies(on));
+        await readLatencies(started, 0, 100);
+        return started;
+      };
+      const floor = bareDir && (async (on) => (bare ??= await startFloor(on)));
+      // langgraph dev keeps its state in one folder of the repo, so only Threadline gets a control.
+      const control = kind === "threadline" ? await startTarget("threadline", env).catch(async (err) => {
+        if (bareDir) fs.rmSync(bareDir, { recursive: true, force: true });
+        throw err;
+      }) : undefined;
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
         if (kind === "threadline" && due && wanted("browser")) {
@@ -110,13 +126,18 @@ if (wanted("stream")) {
       if (kind !== "threadline") return r;
       // The floor: the same client against a server doing no work, replaying one of this server's
       // runs at its recorded pace (bench/lib/stream-replay.mjs), right after.
-      const replay = await startReplayOf(t);
+      let replay;
       try {
-        const into = { value: (key, _on, v, note) => rec.value(`floor.${key}`, t, v, key.endsWith(".first") ? `replaying a run of ${replay.about}` : note) };
+        replay = await startReplayOf(t);
+        const noteOf = (key, note) =>
+          key.endsWith(".first") ? `replaying a run of ${replay.about}` : key.endsWith(".gap") ? `includes the recorded run's own pace (20 ms a token; its largest gap ${replay.largestGap.toFixed(1)} ms)` : note;
+        const into = { value: (key, _on, v, note) => rec.value(`floor.${key}`, t, v, noteOf(key, note)) };
         const floor = await runConcurrency(replay, { levels: P.levels, capMs: P.concCapMs }, into);
         return { errors: [...r.errors, ...floor.errors.map((e) => `the replay: ${e}`)] };
+      } catch (err) {
+        return { errors: [...r.errors, `the streams' floor (a replay doing no work): ${err.message}`] };
       } finally {
-        replay.stop();
+        replay?.stop();
       }
     });
   }

@@ -5,20 +5,26 @@
 // Next's gzip off Threadline's answers). What it costs is what any answer through `next start`
 // costs on this machine: the framework's floor.
 //
-// It is written into a folder inside the repo (so `next` and its bundler resolve this repo's
-// node_modules, as for Threadline; `.next*/` keeps it out of git) and removed by stop().
+// It is written into a temp folder with a hard-linked copy of this repo's node_modules (the same
+// next and bundler as Threadline's) and removed by stop(). A build that took in any code of ours (an
+// instrumentation hook, a proxy) is refused: the floor must be Next alone.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { bin, freePort, root } from "./targets.mjs";
+import { freePort, root } from "./targets.mjs";
 
 /** Writes and builds the bare app (~20 s); start it with startBareNext once the bodies are known. */
 export function buildBareNext() {
-  const dir = fs.mkdtempSync(path.join(root, ".next-bare-"));
+  // Outside the repo, with its own (hard-linked) node_modules: inside it, Turbopack takes the repo's
+  // instrumentation.ts and proxy.ts into the build whatever the folder (seen in the chunks' source maps).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadline-bare-next-"));
+  const linked = spawnSync("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")], { encoding: "utf8" });
+  if (linked.status !== 0) throw new Error(`could not link node_modules for the bare app: ${linked.stderr}`);
   const route = path.join(dir, "app", "api", "langgraph", "[...path]");
   fs.mkdirSync(route, { recursive: true });
-  fs.writeFileSync(path.join(dir, "next.config.mjs"), "export default { poweredByHeader: false };\n");
+  fs.writeFileSync(path.join(dir, "next.config.mjs"), `export default { poweredByHeader: false, turbopack: { root: ${JSON.stringify(dir)} } };\n`);
   fs.writeFileSync(
     path.join(route, "route.js"),
     [
@@ -39,17 +45,26 @@ export function buildBareNext() {
       "",
     ].join("\n"),
   );
-  const built = spawnSync(bin("next"), ["build"], { cwd: dir, env: bareEnv(), encoding: "utf8" });
+  const built = spawnSync(nextBin(dir), ["build"], { cwd: dir, env: bareEnv(), encoding: "utf8" });
   if (built.status !== 0) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`next build of the bare app failed:\n${built.stdout}\n${built.stderr}`);
   }
+  const ours = fs.readdirSync(path.join(dir, ".next", "server")).filter((f) => /^(instrumentation|middleware|proxy)\.js$/.test(f));
+  if (ours.length) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`the bare app's build holds ${ours.join(", ")}: it is not bare`);
+  }
   return dir;
 }
+
+const nextBin = (dir) => path.join(dir, "node_modules", ".bin", "next");
 
 function bareEnv() {
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   delete env.NEXT_DIST_DIR;
+  delete env.DATA_DIR;
+  delete env.DATABASE_URL;
   return env;
 }
 
@@ -62,15 +77,20 @@ export async function startBareNext(dir, { info, page }) {
   const bodies = path.join(dir, "bodies.json");
   fs.writeFileSync(bodies, JSON.stringify({ info, page }));
   const port = await freePort();
-  const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir, env: { ...bareEnv(), BARE_NEXT_BODIES: bodies }, stdio: "ignore", detached: true });
+  const child = spawn(nextBin(dir), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir, env: { ...bareEnv(), BARE_NEXT_BODIES: bodies }, stdio: "ignore", detached: true });
   const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
-  const stop = async () => {
+  const running = () => child.exitCode == null && child.signalCode == null;
+  const signal = (name) => {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, name);
     } catch {
       // already gone
     }
-    for (let i = 0; i < 50 && child.exitCode == null; i++) await new Promise((r) => setTimeout(r, 100));
+  };
+  const stop = async () => {
+    signal("SIGTERM");
+    for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (running()) signal("SIGKILL");
     fs.rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; ; i++) {
@@ -79,7 +99,7 @@ export async function startBareNext(dir, { info, page }) {
     } catch {
       // not up yet
     }
-    if (i > 300 || child.exitCode != null) {
+    if (i > 300 || !running()) {
       await stop();
       throw new Error("the bare Next app did not start");
     }

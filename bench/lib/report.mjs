@@ -81,7 +81,8 @@ export function table(rec, p) {
     if (!a && !b) continue;
     let edge = "";
     if (a && b && better !== "none" && unit !== "×" && a.v > 0 && b.v > 0) edge = `${(better === "lower" ? b.v / a.v : a.v / b.v).toFixed(2)}×`;
-    const notes = [a?.note && `TL: ${a.note}`, b?.note && `dev: ${b.note}`].filter(Boolean).join("; ");
+    // A floor's figures are the no-work server's, recorded beside Threadline's.
+    const notes = [a?.note && `${key.startsWith("floor.") ? "no-work server" : "TL"}: ${a.note}`, b?.note && `dev: ${b.note}`].filter(Boolean).join("; ");
     const devCell = b ? show(b, unit) : key.startsWith("search") ? "no title search" : key.startsWith("ui") ? "no web app" : "—";
     lines.push(`| ${workload} | ${measure} | ${show(a, unit)} | ${devCell} | ${edge} | ${notes} |`);
   }
@@ -180,7 +181,11 @@ export function verdicts(rec, p, store) {
   const top = p.levels.at(-1);
   if (rec.get(`conc.${top}.errors`) !== undefined) {
     // The same client against a server doing no work (a replay of one of Threadline's runs), beside each.
-    const floor = (what) => (rec.get(`floor.conc.${top}.${what}`) === undefined ? "" : `; a server doing no work: ${fmtMs(rec.get(`floor.conc.${top}.${what}`))} ms`);
+    const floor = (what) => {
+      const v = rec.get(`floor.conc.${top}.${what}`);
+      const why = what === "gap" ? note(`floor.conc.${top}.gap`) : "";
+      return v === undefined ? "" : `; a server doing no work: ${fmtMs(v)} ms${why ? ` (${why})` : ""}`;
+    };
     judge(`${top} concurrent streams: first event p50 ≤ 100 ms`, rec.get(`conc.${top}.first`) <= 100, `${fmtMs(rec.get(`conc.${top}.first`))} ms${floor("first")}`);
     judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms${floor("gap")}`);
   }

@@ -108,7 +108,7 @@ describe("concurrent streams in the report", () => {
     rec.value("conc.200.errors", TL, 0, "1 unfinished");
     rec.value("conc.200.first", TL, 90);
     rec.value("conc.200.gap", TL, 60);
-    rec.value("floor.conc.200.gap", TL, 52);
+    rec.value("floor.conc.200.gap", TL, 52, "includes the recorded run's own pace (20 ms a token; its largest gap 31.0 ms)");
     const v = verdicts(rec, { ...P, levels: [50, 100, 200] }).filter((x) => x.what.includes("concurrent streams"));
     expect(v.map((x) => [x.what, x.ok])).toEqual([
       ["50 concurrent streams: 0 errors", true],
@@ -118,7 +118,7 @@ describe("concurrent streams in the report", () => {
       ["200 concurrent streams: inter-event gap p99 ≤ 50 ms", false],
     ]);
     // The no-work server's figure goes beside Threadline's where it was measured, and only there.
-    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("60.0 ms; a server doing no work: 52.0 ms");
+    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("60.0 ms; a server doing no work: 52.0 ms (includes the recorded run's own pace (20 ms a token; its largest gap 31.0 ms))");
     expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("90.0 ms");
   });
 });

@@ -83,17 +83,24 @@ async function startReplay(file) {
   };
 }
 
-
 /**
  * Records one run from `tl` (a started Threadline) and starts a replay server for it: a target
- * for runConcurrency, with `recording` (its events, bytes, chunks and largest gap) for the notes.
+ * for runConcurrency, with `about` (the recorded run's events, bytes, chunks and largest gap) and
+ * `largestGap` for the notes.
  */
 export async function startReplayOf(tl) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stream-floor-"));
   const file = path.join(dir, "recording.json");
-  const recording = await record(tl);
-  fs.writeFileSync(file, JSON.stringify(recording));
-  const replay = await startReplay(file);
+  let recording;
+  let replay;
+  try {
+    recording = await record(tl);
+    fs.writeFileSync(file, JSON.stringify(recording));
+    replay = await startReplay(file);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const events = recording.chunks.reduce((n, c) => n + (c.text.match(/^event: /gm)?.length ?? 0), 0);
   const bytes = recording.chunks.reduce((n, c) => n + Buffer.byteLength(c.text), 0);
   const gaps = recording.chunks.slice(1).map((c, i) => c.at - recording.chunks[i].at);
@@ -101,6 +108,8 @@ export async function startReplayOf(tl) {
   return {
     ...replay,
     about,
+    /** The recorded run's largest gap between two chunks (ms): every replayed stream repeats it. */
+    largestGap: Math.max(...gaps),
     stop: () => {
       replay.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -14,8 +14,8 @@
 //
 // And a bare Next app (bench/lib/bare-next.mjs): one route handler at Threadline's API path that
 // answers the same two bodies with no work, built and run by `next start` like Threadline. Its page
-// − /info is what the framework and the client cost together, before any work of ours: the floor
-// the target's "within 1.2× /info on the same server" is set against.
+// ÷ /info is what the framework and the client give before any work of ours: no server behind
+// `next start` can do better than it on the target "within 1.2× /info on the same server".
 //
 //   node bench/scripts/page-floor.mjs [--samples=300] [--rounds=3] [--server-node-args="--max-semi-space-size=64"]
 //

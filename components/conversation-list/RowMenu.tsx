@@ -8,6 +8,7 @@ import { PencilIcon, SparklesIcon, StarIcon, TrashIcon } from "@/components/ui/i
 import { Tooltip } from "@/components/ui/tooltip";
 import { NOT_OFFERED, usesStandardApi } from "@/lib/client/api-flavor";
 import { regenerateLabel, titleModelSet } from "@/lib/client/title-model-setting";
+import { CONVERSATION_LIST_ATTRIBUTE } from "@/lib/client/focus-fell";
 import { NO_ANCHOR } from "./list-anchor";
 import { MENU_BUTTON } from "./list-keyboard";
 
@@ -115,7 +116,7 @@ export function RowMenu({ listId, row, anchor, close, refocus, actions }: RowMen
             data-testid="row-menu"
             // Portalled out of the list: marked as the list's, so focus in it counts as in the list
             // (the new chat's composer, mounting as the page hydrates, then leaves it where it is).
-            data-conversation-list=""
+            {...{ [CONVERSATION_LIST_ATTRIBUTE]: "" }}
             onInteractOutside={(e) => {
               // A press on a "…" button is that button's to handle (it toggles or moves the menu).
               const target = e.target as HTMLElement | null;

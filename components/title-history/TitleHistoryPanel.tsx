@@ -32,12 +32,15 @@ function RevisionTime({ at }: { at: string | null }) {
 /** The conversation's title revisions (newest first); choosing one makes it the user's title again. */
 export function TitleHistoryPanel({ threadId, open, onOpenChange, returnFocusTo }: TitleHistoryPanelProps) {
   const qc = useQueryClient();
-  const history = useTitleHistory(threadId, open);
-  // "Current" is the title the sidebar and header show, even while the checkpoints lag behind it.
   const shown = useThreadTitle(threadId);
+  const history = useTitleHistory(threadId, open, shown.busy);
+  // A rename made while a run goes is written into the checkpoints only when it ends: until the
+  // history read after that arrives, the title the sidebar and header show is the current one.
+  // Only then: a row that lags a fresh history must not pass an older title off as current.
+  const waitingRename = !shown.pending && shown.source?.kind === "user" && (shown.busy || history.isPlaceholderData);
   const revisions = useMemo(
-    () => (history.data ? withShownTitle(history.data.revisions, shown.pending ? null : shown) : []),
-    [history.data, shown],
+    () => (history.data ? withShownTitle(history.data.revisions, waitingRename ? shown : null) : []),
+    [history.data, shown, waitingRename],
   );
   const [restoring, setRestoring] = useState(false);
 

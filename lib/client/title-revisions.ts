@@ -45,10 +45,10 @@ export function titleRevisions(history: readonly HistoryEntry[], max = Infinity)
 }
 
 /**
- * The revisions with the title the conversation shows now (the sidebar's and header's, from
- * resolveThreadTitle) on top when the checkpoints do not hold it yet: a rename made while an
+ * The revisions with `shown` on top when the checkpoints do not hold it yet: a rename made while an
  * answer runs is kept by the server and written into the conversation only when the run ends, and
- * until then the panel must still call it the current title. Undated (its checkpoint is not written).
+ * until then the panel must still call it the current title (the panel passes it only then).
+ * Undated (its checkpoint is not written).
  */
 export function withShownTitle(revisions: readonly TitleRevision[], shown: TitleFact | null): TitleRevision[] {
   if (!shown?.title || (revisions[0] && sameTitleFact(revisions[0], shown))) return [...revisions];

@@ -11,9 +11,11 @@ export interface ThreadTitleView {
   title: string | null;
   source: TitleSource | null;
   pending: boolean;
+  /** A run is going on the thread, as far as this tab knows (its row, or a run of its own). */
+  busy: boolean;
 }
 
-const NONE: ThreadTitleView = { title: null, source: null, pending: false };
+const NONE: ThreadTitleView = { title: null, source: null, pending: false, busy: false };
 
 /** Every registry page this tab holds that may carry `id`: the list, the starred rows, its own row. */
 export function cachedPagesFor(qc: QueryClient, id: string): ThreadPage[] {
@@ -44,11 +46,11 @@ export function computeThreadTitle(qc: QueryClient, threadId: string | null, see
     !listed && seed ? { id: threadId, createdAt: "", activityAt: "", status: "idle", starred: false, title: seed } : undefined;
   const resolved = resolveThreadTitle(listed?.row ?? seededRow, listed?.fetchedAt ?? 0, patch);
   const busy = isBusy(listed?.row.status, listed?.fetchedAt ?? 0, patch);
-  return { title: resolved.title, source: resolved.source, pending: resolved.local || (resolved.title === null && busy) };
+  return { title: resolved.title, source: resolved.source, pending: resolved.local || (resolved.title === null && busy), busy };
 }
 
 const same = (a: ThreadTitleView, b: ThreadTitleView) =>
-  a.pending === b.pending && sameTitleFact(a, b);
+  a.pending === b.pending && a.busy === b.busy && sameTitleFact(a, b);
 
 /** Subscribes a component (chat header, document.title) to one thread's resolved title. */
 export function useThreadTitle(threadId: string | null, seed?: TitleFact | null): ThreadTitleView {

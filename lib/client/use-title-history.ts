@@ -1,6 +1,6 @@
 "use client";
 import type { Config, ThreadStateSelectField } from "@langchain/langgraph-sdk";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { loadBrowserClient } from "./api-client";
 import { titleRevisions, type HistoryEntry, type TitleRevision } from "./title-revisions";
 
@@ -38,13 +38,18 @@ export async function fetchTitleHistory(threadId: string, signal?: AbortSignal):
   return { revisions: titleRevisions(entries, MAX_TITLE_REVISIONS), truncated: true };
 }
 
-/** The title revisions of one thread, fetched fresh each time the panel opens. */
-export function useTitleHistory(threadId: string, enabled: boolean) {
+/**
+ * The title revisions of one thread, fetched fresh each time the panel opens, and again when a run
+ * on the thread ends (`busy` is part of the key: the run writes a rename made during it into the
+ * checkpoints); the previous revisions stay shown meanwhile (`isPlaceholderData`).
+ */
+export function useTitleHistory(threadId: string, enabled: boolean, busy: boolean) {
   return useQuery({
-    queryKey: titleHistoryKey(threadId),
+    queryKey: [...titleHistoryKey(threadId), busy],
     queryFn: ({ signal }) => fetchTitleHistory(threadId, signal),
     enabled,
     staleTime: 0,
     gcTime: 0,
+    placeholderData: keepPreviousData,
   });
 }

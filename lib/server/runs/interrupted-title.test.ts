@@ -324,17 +324,19 @@ describe("restart repair of runs a crash killed", () => {
     const dir = h.dir;
     await h.crash();
 
-    h = createHarness({ dir });
+    h = createHarness({ dir, model: new ScriptedModel(["Answer after the restart."], 1) });
     await h.api.ready;
-    const humans = (await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content);
-    expect(humans).toEqual(["Question going when it crashed", "Queued, then cancelled"]);
+    const humans = async () => (await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content);
+    expect(await humans()).toEqual(["Question going when it crashed", "Queued, then cancelled"]);
     expect((await h.client.runs.get(t.thread_id, queued.run_id)).status, "its row as it was").toBe("interrupted");
+    expect((await h.sql(`SELECT input_owed FROM tl_runs WHERE run_id = '${queued.run_id}'`)).map((r) => Number(r.input_owed))).toEqual([0]);
     expect((await h.client.threads.get(t.thread_id)).status).toBe("error");
-    // Written once: a second restart adds nothing.
+    // Written once: after a later message, another restart adds nothing at the end.
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("A later message") });
     await h.close();
     h = createHarness({ dir });
     await h.api.ready;
-    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(humans);
+    expect(await humans()).toEqual(["Question going when it crashed", "Queued, then cancelled", "A later message"]);
     await h.close();
     dropTestDatabase(dir);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -345,15 +347,19 @@ describe("restart repair of runs a crash killed", () => {
     h = createHarness({ dir, model: new ScriptedModel(["w ".repeat(40), "Later answer."], 5) });
     const t = await h.client.threads.create();
     const first = await h.client.runs.create(t.thread_id, "agent", { input: human("Opening") });
+    await untilStatus(t.thread_id, first.run_id, "running");
     const queued = await h.client.runs.create(t.thread_id, "agent", { input: human("Queued, kept"), multitaskStrategy: "enqueue" });
     await h.client.runs.cancel(t.thread_id, queued.run_id, true);
+    expect((await h.client.runs.get(t.thread_id, first.run_id)).status, "cancelled while still queued").toBe("running");
     await h.client.runs.join(t.thread_id, first.run_id);
     await until(async () => (await h.client.threads.get(t.thread_id)).status === "idle");
     expect((await h.sql(`SELECT input_owed FROM tl_runs WHERE run_id = '${queued.run_id}'`)).map((r) => Number(r.input_owed))).toEqual([0]);
+    // A later message, so a message written again at restart would show at the end.
+    await h.client.runs.wait(t.thread_id, "agent", { input: human("Later") });
     await h.close();
     h = createHarness({ dir });
     await h.api.ready;
-    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Opening", "Queued, kept"]);
+    expect((await state(t.thread_id)).messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["Opening", "Queued, kept", "Later"]);
     expect((await h.client.threads.get(t.thread_id)).status).toBe("idle");
     await h.close();
     dropTestDatabase(dir);

@@ -34,6 +34,8 @@ export class LiveRun {
   timedOut = false;
   /** The checkpoint it was to start from was gone when its turn came (a rollback erased it): it never ran. */
   checkpointGone = false;
+  /** Cancelled while queued, its message owed: the write of its row's end (input_owed set), awaited before the mark is cleared. */
+  endStored: Promise<void> | null = null;
   error: { error: string; message: string } | null = null;
   /**
    * Latest checkpoint when the run started (null: the thread had none); rollback drops everything

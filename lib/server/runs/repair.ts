@@ -23,31 +23,32 @@ const parseInput = (kwargs: string): unknown => {
  */
 export async function repairAfterRestart(q: Queries, registry: Registry, runs: RunManager): Promise<void> {
   // Each thread's unfinished runs, oldest first: the one that was going, then those queued behind it.
-  const toWrite = new Map<string, unknown[]>();
+  const toWrite = new Map<string, { input: unknown; owedRunId: string | null }[]>();
   const crashed = new Set<string>();
-  // A queued run cancelled before it started ended `interrupted` with its message still owed to
-  // the thread (written once the run ahead ended, which the crash prevented): written here in its
-  // place, its row left as it was.
-  const owedRuns: string[] = [];
   for (const run of await q.unfinishedRuns()) {
-    if (run.status === "pending" || run.status === "running") {
+    // A queued run cancelled before it started ended `interrupted` with its message still owed to
+    // the thread (written once the run ahead ended, which the crash prevented): written here in its
+    // place, its row left as it was.
+    const owed = run.status !== "pending" && run.status !== "running";
+    if (!owed) {
       await q.setRunStatus(run.run_id, "error", "The server restarted before this run finished", nowIso());
       crashed.add(run.thread_id);
-    } else owedRuns.push(run.run_id);
-    toWrite.set(run.thread_id, [...(toWrite.get(run.thread_id) ?? []), parseInput(run.kwargs)]);
+    }
+    toWrite.set(run.thread_id, [...(toWrite.get(run.thread_id) ?? []), { input: parseInput(run.kwargs), owedRunId: owed ? run.run_id : null }]);
   }
   for (const [threadId, inputs] of toWrite) {
-    if (!(await registry.find(threadId))) continue;
+    const exists = Boolean(await registry.find(threadId));
     // In order, so the messages the runs never stored land as they were sent.
-    for (const input of inputs) {
+    for (const { input, owedRunId } of inputs) {
       try {
-        await runs.titleInterrupted(threadId, input);
+        if (exists) await runs.titleInterrupted(threadId, input);
+        // Each owed mark as soon as its message is in (a crash during repair must not write it twice).
+        if (owedRunId) await q.clearRunInputOwed(owedRunId);
       } catch (err) {
         console.error("[repair] could not complete an interrupted run of thread", threadId, err);
       }
     }
   }
-  for (const runId of owedRuns) await q.clearRunInputOwed(runId);
   const ids = new Set([...toWrite.keys(), ...(await q.threadsNeedingRepair()).map((r) => r.thread_id)]);
   for (const threadId of ids) {
     const row = await registry.find(threadId);

@@ -173,7 +173,10 @@ export class RunManager {
       if (owed) lane.owed.push(run);
       const idle = !lane.active && !lane.pending.length;
       // It ends once its row says so (a cancel with wait=1 then reads `interrupted`, on Postgres too).
-      void this.persistRunEnd(run, owed)
+      const ended = this.persistRunEnd(run, owed);
+      // writeOwed clears the mark only after this write (on Postgres the two could land out of order).
+      if (owed) run.endStored = ended;
+      void ended
         .then(() => (owed ? this.pump(lane) : idle ? this.d.registry.setStatus(run.threadId, "idle", true) : undefined))
         .catch((err) => console.error("[runs] could not store a cancelled run's end", err))
         .finally(() => run.finish());
@@ -373,6 +376,7 @@ export class RunManager {
     const threadId = owed[0].threadId;
     lane.exclusive = (async () => {
       for (const run of owed) {
+        await run.endStored;
         await this.afterRunEnded(run);
         // Written (or given up with an error logged): a restart must not write it again.
         await this.guarded("clearing an owed message's mark", threadId, () => this.d.q.clearRunInputOwed(run.runId));

@@ -22,6 +22,7 @@ afterEach(async () => {
 /** Undoes migrations 6, 5 and 4 by hand: what a database written by the release before them looks like. */
 async function backToSchema3(harness: Harness) {
   const db = harness.api.q.store.exec();
+  await sql`DROP INDEX tl_runs_input_owed`.execute(db);
   await sql`ALTER TABLE tl_runs DROP COLUMN input_owed`.execute(db);
   await sql`DELETE FROM tl_schema_migrations WHERE version = 6`.execute(db);
   await sql`DROP INDEX tl_thread_activity_at`.execute(db);

@@ -279,7 +279,9 @@ const starredColumn: Migration["up"] = {
  * since the last one (queries.ts, pruneActivity) instead of every thread's rows.
  */
 const ACTIVITY_AT_INDEX = "CREATE INDEX tl_thread_activity_at ON tl_thread_activity (at)";
-const RUN_INPUT_OWED = "ALTER TABLE tl_runs ADD COLUMN input_owed INTEGER NOT NULL DEFAULT 0";
+// The mark is rare and read at start only: a partial index keeps that read off the whole table.
+const RUN_INPUT_OWED = `ALTER TABLE tl_runs ADD COLUMN input_owed INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX tl_runs_input_owed ON tl_runs (run_id) WHERE input_owed = 1`;
 
 export const MIGRATIONS: Migration[] = [
   {

@@ -284,14 +284,14 @@ export function queriesFor(store: Store) {
     },
     deleteRun: (runId: string) => x().deleteFrom("tl_runs").where("run_id", "=", runId).execute(),
     /** Runs a restart must complete: pending or running ones, and those whose message is still owed, oldest first. */
-    unfinishedRuns: () =>
-      x()
-        .selectFrom("tl_runs")
-        .selectAll()
-        .where((w) => w.or([w("status", "in", ["pending", "running"]), w("input_owed", "=", 1)]))
-        .orderBy("created_at")
-        .orderBy("run_id")
-        .execute() as Promise<RunRow[]>,
+    async unfinishedRuns(): Promise<RunRow[]> {
+      // Two indexed reads (status; migration 6's partial index on the mark), merged in order.
+      const going = (await x().selectFrom("tl_runs").selectAll().where("status", "in", ["pending", "running"]).execute()) as RunRow[];
+      const owed = (await x().selectFrom("tl_runs").selectAll().where("input_owed", "=", 1).execute()) as RunRow[];
+      const seen = new Set(going.map((r) => r.run_id));
+      const all = [...going, ...owed.filter((r) => !seen.has(r.run_id))];
+      return all.sort((a, b) => (a.created_at === b.created_at ? (a.run_id < b.run_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+    },
     /** A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows. */
     insertTitleRequest: (row: Omit<TitleRequestRow, "id">) =>
       store.transaction(async () => {
