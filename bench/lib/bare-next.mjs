@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { freePort, root } from "./targets.mjs";
+import { freePort, root, treeCpuSeconds } from "./targets.mjs";
 
 /** Writes and builds the bare app (~20 s); start it with startBareNext once the bodies are known. */
 export function buildBareNext() {
@@ -105,5 +105,13 @@ export async function startBareNext(dir, { info, page }) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { kind: "threadline", name: "a Next app doing no work", apiUrl, pageBody: page, client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }), stop };
+  return {
+    kind: "threadline",
+    name: "a Next app doing no work",
+    apiUrl,
+    pageBody: page,
+    client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
+    cpuSeconds: () => treeCpuSeconds(child.pid),
+    stop,
+  };
 }
