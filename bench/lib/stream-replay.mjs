@@ -88,13 +88,18 @@ async function startReplay(file) {
  * for runConcurrency, with `about` (the recorded run's events, bytes, chunks and largest gap) and
  * `largestGap` for the notes.
  */
-export async function startReplayOf(tl) {
+export async function startReplayOf(tl, { even = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stream-floor-"));
   const file = path.join(dir, "recording.json");
   let recording;
   let replay;
   try {
     recording = await record(tl);
+    // `even`: the same chunks spread evenly over the recorded span, without the recording's jitter.
+    if (even) {
+      const step = recording.chunks.at(-1).at / Math.max(1, recording.chunks.length - 1);
+      recording.chunks = recording.chunks.map((c, i) => ({ ...c, at: i * step }));
+    }
     fs.writeFileSync(file, JSON.stringify(recording));
     replay = await startReplay(file);
   } catch (err) {
@@ -107,6 +112,7 @@ export async function startReplayOf(tl) {
   const about = `${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${Math.max(...gaps).toFixed(1)} ms`;
   return {
     ...replay,
+    name: even ? "replay, even pace (no work)" : replay.name,
     about,
     /** The recorded run's largest gap between two chunks (ms): every replayed stream repeats it. */
     largestGap: Math.max(...gaps),

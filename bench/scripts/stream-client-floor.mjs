@@ -9,7 +9,10 @@
 // the machine cost before any server work, plus the recorded run's own pacing (its largest gap
 // between two chunks is printed with it).
 //
-//   node bench/scripts/stream-client-floor.mjs [--levels=50,100,200] [--rounds=2]
+//   node bench/scripts/stream-client-floor.mjs [--levels=50,100,200] [--rounds=2] [--even]
+//
+// --even adds a second replay of the same chunks spread evenly over the recorded span (no jitter
+// of the recorded run's own), taking its turn with the other two.
 //
 // Needs a build (`npx next build`; built when missing or older than HEAD).
 import { sleep } from "../lib/stats.mjs";
@@ -24,12 +27,16 @@ const rounds = Number(arg("rounds", "2"));
 ensureBuild();
 const tl = await startTarget("threadline", { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" });
 let replay;
+let evenReplay;
 try {
   replay = await startReplayOf(tl);
   console.log(`recorded run: ${replay.about}`);
+  if (process.argv.includes("--even")) evenReplay = await startReplayOf(tl, { even: true });
+  const targets = [replay, ...(evenReplay ? [evenReplay] : []), tl];
   const lines = [];
   for (let r = 1; r <= rounds; r++) {
-    for (const target of r % 2 ? [replay, tl] : [tl, replay]) {
+    // Each round starts one further along, so no server always comes first or last.
+    for (const target of targets.map((_, i) => targets[(i + r - 1) % targets.length])) {
       const got = new Map();
       const { errors } = await runConcurrency(target, { levels, capMs: 120_000 }, { value: (key, _target, v) => got.set(key, v) });
       for (const e of errors) console.log(`  ${target.name}: ${e}`);
@@ -45,6 +52,7 @@ try {
   for (const line of lines) console.log(line);
 } finally {
   replay?.stop();
+  evenReplay?.stop();
   await tl.stop();
 }
 process.exit(0);
