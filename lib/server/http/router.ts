@@ -90,7 +90,7 @@ export class Router {
       const threadId = m.params.thread_id;
       if (threadId && filters) {
         // A thread that fails the filter does not exist for this caller: 404, never a 403 that confirms it.
-        const row = await api.q.getThread(threadId);
+        const row = await api.q.getThreadHead(threadId);
         if (row && !matchesFilters(JSON.parse(row.metadata || "{}"), filters)) throw notFound(`Thread ${threadId}`);
       }
       const ctx: RouteContext = { api, req, url: new URL(req.url), params: m.params, body, user, authz: { filters, value } };

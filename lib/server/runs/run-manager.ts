@@ -7,7 +7,7 @@ import { branchTitleToCarry, checkpointExists, threadConfig, writeTitleToCheckpo
 import { watchCheckpointWrites, type CheckpointWrites } from "./checkpoint-writes";
 import { titleInterruptedThread } from "./interrupted-title";
 import { LiveRun, type CancelAction } from "./live-run";
-import type { Queries, RunStatus, ThreadRow } from "../store/queries";
+import type { Queries, RunStatus, ThreadHead } from "../store/queries";
 import { syncedFactOf, type Registry } from "../store/registry";
 import { keepPartialAnswer } from "./partial-answer";
 import { executeRun } from "./run-exec";
@@ -449,10 +449,10 @@ export class RunManager {
    * pin check (so a rename arriving after it takes the idle path); a pin still owed stays flagged
    * (`pin_pending`) and the next start retries it.
    */
-  async settle(threadId: string, release: (row: ThreadRow | undefined, paused: boolean) => unknown) {
+  async settle(threadId: string, release: (row: ThreadHead | undefined, paused: boolean) => unknown) {
     const { graph, registry } = this.d;
     let failure: unknown = null;
-    let row: ThreadRow | undefined;
+    let row: ThreadHead | undefined;
     // The graph stopped with steps still to run (interrupt_before/after): `next` is not empty.
     let paused = false;
     let released = false;

@@ -45,6 +45,16 @@ const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 const THREAD_LIST_COLUMNS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "status", "interrupts_json", "title", "title_source", "pin_pending"] as const;
 
+/**
+ * A thread's row without its values snapshot, which grows with the conversation: what every check
+ * reads (existence, owner, title, pin, status), so none of them copies the snapshot out per call.
+ */
+export type ThreadHead = Omit<ThreadRow, "values_json" | `ex_${number}`>;
+const THREAD_HEAD_COLUMNS = [...THREAD_LIST_COLUMNS, "sync_pending"] as const;
+
+/** The columns the title precedence rule reads (see Registry.retitle). */
+export type ThreadTitleColumns = Pick<ThreadRow, "title" | "title_source" | "pin_pending">;
+
 export type Queries = ReturnType<typeof queriesFor>;
 
 /** The registry over the checkpointer's SQLite connection (migrate() must have run before use). */
@@ -126,18 +136,22 @@ export function queriesFor(store: Store) {
   const getThread = (id: string) =>
     x().selectFrom("tl_threads").selectAll().where("thread_id", "=", id).executeTakeFirst() as Promise<ThreadRow | undefined>;
 
+  const getThreadHead = (id: string) =>
+    x().selectFrom("tl_threads").select(THREAD_HEAD_COLUMNS).where("thread_id", "=", id).executeTakeFirst() as Promise<ThreadHead | undefined>;
+
   return {
     store,
     transaction: <T>(fn: () => Promise<T>): Promise<T> => store.transaction(fn),
     getThread,
+    getThreadHead,
     /**
      * The row, locked until the surrounding transaction ends (Postgres `FOR UPDATE`; in SQLite the
      * transaction already has the connection to itself): for read-decide-write steps such as
      * "mirror the title unless a rename is pending", which a concurrent rename must not slip into.
      */
     lockThread: (id: string) => {
-      const q = x().selectFrom("tl_threads").selectAll().where("thread_id", "=", id);
-      return (store.dialect === "postgres" ? q.forUpdate() : q).executeTakeFirst() as Promise<ThreadRow | undefined>;
+      const q = x().selectFrom("tl_threads").select(THREAD_HEAD_COLUMNS).where("thread_id", "=", id);
+      return (store.dialect === "postgres" ? q.forUpdate() : q).executeTakeFirst() as Promise<ThreadHead | undefined>;
     },
     /** False when the id is taken (a concurrent create won): the caller answers 409 or returns the existing row. */
     insertThread: (row: { thread_id: string; at: string; metadata: string; values_json?: string | null; title?: string | null; title_source?: string | null; pin_pending?: number }) =>
@@ -178,7 +192,14 @@ export function queriesFor(store: Store) {
     setValues: (id: string, valuesJson: string | null, interruptsJson: string | null, synced: SyncedFact) =>
       x().updateTable("tl_threads").set({ values_json: valuesJson, interrupts_json: interruptsJson, ...syncedColumns(synced) }).where("thread_id", "=", id).execute(),
     setSynced: (id: string, synced: SyncedFact) => x().updateTable("tl_threads").set(syncedColumns(synced)).where("thread_id", "=", id).execute(),
-    setValuesOnly: (id: string, valuesJson: string) => x().updateTable("tl_threads").set({ values_json: valuesJson }).where("thread_id", "=", id).execute(),
+    /** A run's snapshot; answers the title columns as they are after it (one statement per `values` event, not a write and a read). */
+    setValuesOnly: (id: string, valuesJson: string) =>
+      x()
+        .updateTable("tl_threads")
+        .set({ values_json: valuesJson })
+        .where("thread_id", "=", id)
+        .returning(["title", "title_source", "pin_pending"])
+        .executeTakeFirst() as Promise<ThreadTitleColumns | undefined>,
     /** Writes the projection and records the revision for title search (one transaction). */
     setTitle: (id: string, title: string | null, sourceJson: string | null, pinPending: boolean, at: string) =>
       store.transaction(async () => {
@@ -295,18 +316,14 @@ export function queriesFor(store: Store) {
     /** A title call can end after its thread was deleted (the run was cancelled by the delete): no orphan rows. */
     insertTitleRequest: (row: Omit<TitleRequestRow, "id">) =>
       store.transaction(async () => {
-        if (await getThread(row.thread_id)) await x().insertInto("tl_title_requests").values(row).execute();
+        if (await getThreadHead(row.thread_id)) await x().insertInto("tl_title_requests").values(row).execute();
       }),
     listTitleRequests: (threadId: string, limit: number, offset: number) =>
       x().selectFrom("tl_title_requests").selectAll().where("thread_id", "=", threadId).orderBy("id", "desc").limit(limit).offset(offset).execute() as Promise<TitleRequestRow[]>,
     /**
      * Local → accounts: threads made in local mode have no owner; they go to the FIRST account
-     * (the oldest row of better-auth's `user` table), all in one transaction. Idempotent: run when
-     * a user is created and at every start in accounts mode. null = no account yet.
-     */
-    /**
-     * Switching local → accounts: every thread without an owner goes to the first account
-     * (better-auth's "user" table, same database), in one transaction. null = no account yet.
+     * (the oldest row of better-auth's `user` table, same database), all in one transaction.
+     * Idempotent: run when a user is created and at every start in accounts mode. null = no account yet.
      */
     adoptUnownedThreads: (): Promise<{ owner: string; adopted: number } | null> =>
       store.transaction(async () => {

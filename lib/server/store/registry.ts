@@ -4,7 +4,7 @@ import { decideTitle, parseTitleSource, sameTitleFact, titleFactOf, type TitleFa
 import { nowIso } from "./clock";
 import { conflict, notFound } from "../http/errors";
 import { interruptsOf } from "../graph";
-import type { Queries, SyncedFact, ThreadRow, ThreadStatus } from "./queries";
+import type { Queries, SyncedFact, ThreadHead, ThreadRow, ThreadStatus, ThreadTitleColumns } from "./queries";
 import type { ThreadQuery } from "./search-sql";
 import type { TitleRequestRecord } from "@/lib/agent/title-model";
 import { toJson } from "./serde";
@@ -52,7 +52,15 @@ export class Registry {
     return row;
   }
 
-  find = (threadId: string) => this.q.getThread(threadId);
+  /** The thread's head (everything but its values snapshot), or undefined. */
+  find = (threadId: string) => this.q.getThreadHead(threadId);
+
+  /** Like `get`, without the values snapshot: for 404 checks and title or status reads. */
+  async head(threadId: string): Promise<ThreadHead> {
+    const row = await this.find(threadId);
+    if (!row) throw notFound(`Thread ${threadId}`);
+    return row;
+  }
 
   /** Note: every method is async (the store is); read-decide-write steps run in one transaction. */
 
@@ -68,7 +76,7 @@ export class Registry {
   patchMetadata(threadId: string, patch: Record<string, unknown>): Promise<ThreadRow> {
     // Read and write in one transaction, so two concurrent patches cannot drop each other's keys.
     return this.q.transaction(async () => {
-      const row = await this.get(threadId);
+      const row = await this.head(threadId);
       const merged = { ...parse<Record<string, unknown>>(row.metadata, {}), ...patch };
       await this.q.setMetadata(threadId, JSON.stringify(merged), nowIso());
       return this.get(threadId);
@@ -78,7 +86,7 @@ export class Registry {
   /** Adds keys only when missing (graph_id/assistant_id on a thread's first run). */
   async ensureMetadata(threadId: string, defaults: Record<string, unknown>) {
     await this.q.transaction(async () => {
-      const row = await this.get(threadId);
+      const row = await this.head(threadId);
       const current = parse<Record<string, unknown>>(row.metadata, {});
       if (Object.keys(defaults).every((k) => k in current)) return;
       await this.q.setMetadata(threadId, JSON.stringify({ ...defaults, ...current }), row.updated_at);
@@ -90,13 +98,13 @@ export class Registry {
     await this.q.setStatus(threadId, status, activity ? nowIso() : undefined);
   }
 
-  titleOf(row: ThreadRow): TitleFact {
+  titleOf(row: Pick<ThreadRow, "title" | "title_source">): TitleFact {
     return { title: row.title, source: parseTitleSource(row.title_source) };
   }
 
   /** What a running TitleMiddleware asks before any automatic write: the registry's user pin, if any. */
   async readPin(threadId: string): Promise<TitleFact | null> {
-    const row = await this.q.getThread(threadId);
+    const row = await this.q.getThreadHead(threadId);
     if (!row) return null;
     const fact = this.titleOf(row);
     return fact.source?.kind === "user" ? fact : null;
@@ -108,7 +116,7 @@ export class Registry {
   }
 
   async titleRequests(threadId: string, limit: number, offset: number) {
-    await this.get(threadId);
+    await this.head(threadId);
     return this.q.listTitleRequests(threadId, limit, offset);
   }
 
@@ -134,21 +142,22 @@ export class Registry {
    * the one precedence rule allows it. A pending pin is newer than anything the run can say.
    */
   async projectValues(threadId: string, values: unknown, valuesJson = toJson(values)) {
-    await this.q.setValuesOnly(threadId, valuesJson);
+    const row = await this.q.setValuesOnly(threadId, valuesJson);
     const proposed = titleFactOf(values);
-    if (!proposed.title || !proposed.source) return;
+    if (!row || !proposed.title || !proposed.source) return;
     const { title, source } = proposed;
-    await this.retitle(threadId, proposed, (current) => decideTitle(current, { title, source }, { fromRun: true }).accept);
+    await this.retitle(threadId, proposed, (current) => decideTitle(current, { title, source }, { fromRun: true }).accept, row);
   }
 
   /**
    * Moves the title projection to `fact` if `allowed` by the row as it is now. Most values chunks
-   * leave the title alone, so the cheap read decides first; a change re-reads the row inside one
-   * transaction (locked on Postgres), so a rename recorded in between is never overwritten.
+   * leave the title alone, so the cheap read (or the columns `seen` by the write just made)
+   * decides first; a change re-reads the row inside one transaction (locked on Postgres), so a
+   * rename recorded in between is never overwritten.
    */
-  private async retitle(threadId: string, fact: TitleFact, allowed: (current: TitleFact) => boolean) {
-    const wanted = (row: ThreadRow | undefined) => row && !row.pin_pending && !sameTitleFact(this.titleOf(row), fact) && allowed(this.titleOf(row));
-    if (!wanted(await this.q.getThread(threadId))) return;
+  private async retitle(threadId: string, fact: TitleFact, allowed: (current: TitleFact) => boolean, seen?: ThreadTitleColumns) {
+    const wanted = (row: ThreadTitleColumns | undefined) => row && !row.pin_pending && !sameTitleFact(this.titleOf(row), fact) && allowed(this.titleOf(row));
+    if (!wanted(seen ?? (await this.q.getThreadHead(threadId)))) return;
     await this.q.transaction(async () => {
       if (wanted(await this.q.lockThread(threadId))) await this.setTitle(threadId, fact);
     });
@@ -161,12 +170,12 @@ export class Registry {
   async mirrorState(threadId: string, snap: StateSnapshot) {
     const hasCheckpoint = Boolean(snap.config?.configurable?.checkpoint_id);
     const interrupts = interruptsOf(snap);
-    if (!(await this.q.getThread(threadId))) return;
+    if (!(await this.q.getThreadHead(threadId))) return;
     await this.q.setValues(threadId, hasCheckpoint ? toJson(snap.values) : null, Object.keys(interrupts).length ? JSON.stringify(interrupts) : null, syncedFactOf(snap));
     await this.retitle(threadId, titleFactOf(snap.values), () => true);
   }
 
-  hasInterrupts = (row: ThreadRow) => row.interrupts_json != null && row.interrupts_json !== "{}";
+  hasInterrupts = (row: ThreadHead) => row.interrupts_json != null && row.interrupts_json !== "{}";
 
   search = (query: ThreadQuery) => this.q.searchThreads(query);
   /** A search page as its response body (JSON text), each thread as `threadJson` would make it. */

@@ -43,7 +43,7 @@ async function appearsInHistory(api: Api, threadId: string, wanted: TitleFact): 
  */
 export async function restoreTitle(api: Api, threadId: string, body: TitleRestoreBody) {
   const { registry, runs, graph } = api;
-  await registry.get(threadId);
+  await registry.head(threadId);
   const proposal = { title: body.title, source: sourceOf(body.title_source) };
   return runs.exclusive(
     threadId,

@@ -36,7 +36,7 @@ export class TitleService {
    */
   async rename(threadId: string, raw: unknown) {
     const { registry, runs, graph } = this.d;
-    await registry.get(threadId);
+    await registry.head(threadId);
     const norm = normalizeUserTitle(raw);
     if (!norm.ok) throw unprocessable(`title-invalid: ${norm.message}`);
     const proposal = { title: norm.title, source: USER };
@@ -52,7 +52,7 @@ export class TitleService {
         return { checkpoint: checkpointJson(config), title: norm.title, title_source: USER, pending: false };
       },
       async () => {
-        if (!decideTitle(registry.titleOf(await registry.get(threadId)), proposal).accept) throw conflict("Title change refused");
+        if (!decideTitle(registry.titleOf(await registry.head(threadId)), proposal).accept) throw conflict("Title change refused");
         await registry.recordPendingPin(threadId, norm.title);
         return { checkpoint: null, title: norm.title, title_source: USER, pending: true };
       },
@@ -71,11 +71,11 @@ export class TitleService {
    */
   async regenerate(threadId: string) {
     const { registry, runs, graph, titleConfig } = this.d;
-    await registry.get(threadId); // 404 before the lock, which marks the thread for repair
+    await registry.head(threadId); // 404 before the lock, which marks the thread for repair
     const busy = (): never => {
       throw conflict(`Thread ${threadId} is busy; regenerate its title when the run has finished`);
     };
-    const [row0, snap] = await runs.exclusive(threadId, async () => [await registry.get(threadId), await graph.getState(threadConfig(threadId))] as const, busy);
+    const [row0, snap] = await runs.exclusive(threadId, async () => [await registry.head(threadId), await graph.getState(threadConfig(threadId))] as const, busy);
     const messages = messagesOf(snap.values);
     const fallback = proposeFallbackTitle(messages, titleConfig);
     if (!fallback) throw unprocessable("title-regenerate: the conversation has no message of yours to name it from");
@@ -86,7 +86,7 @@ export class TitleService {
     return runs.exclusive(
       threadId,
       async () => {
-        const row = await registry.get(threadId); // deleted meanwhile: 404
+        const row = await registry.head(threadId); // deleted meanwhile: 404
         const state = await graph.getState(threadConfig(threadId));
         const now = titleFactOf(state.values);
         // Each compared with itself as read before: a registry already ahead of the checkpoint (a

@@ -31,7 +31,7 @@ function runJson(row: RunRow) {
 }
 
 async function getRunRow(api: Api, threadId: string, runId: string): Promise<RunRow> {
-  await api.registry.get(threadId);
+  await api.registry.head(threadId);
   const row = await api.q.getRun(threadId, runId);
   if (!row) throw notFound(`Run ${runId}`);
   return row;
@@ -105,7 +105,7 @@ export const waitRun: Handler = async (ctx) => {
 };
 
 export const listRuns: Handler = async ({ api, url, params }) => {
-  await api.registry.get(params.thread_id);
+  await api.registry.head(params.thread_id);
   const status = url.searchParams.get("status");
   if (status && !(RUN_STATUSES as readonly string[]).includes(status)) throw unprocessable(`status must be one of ${RUN_STATUSES.join(", ")}`);
   const rows = await api.q.listRuns(params.thread_id, status || null, intParam(url, "limit", 10, 1, 1000), intParam(url, "offset", 0, 0, 1_000_000));

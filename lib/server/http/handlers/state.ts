@@ -24,7 +24,7 @@ const exists = (snap: StateSnapshot) => snap.createdAt != null || snap.metadata 
 
 async function stateAt(ctx: Parameters<Handler>[0], checkpoint: CheckpointRef | undefined, select?: string[]) {
   const id = ctx.params.thread_id;
-  await ctx.api.registry.get(id);
+  await ctx.api.registry.head(id);
   const snap = await ctx.api.graph.getState(threadConfig(id, checkpoint));
   if (checkpoint?.checkpoint_id && !exists(snap)) throw notFound(`Checkpoint ${checkpoint.checkpoint_id}`);
   return jsonResponse(applySelect(stateJson(snap), select));
@@ -72,13 +72,13 @@ async function plainUpdate(api: Api, id: string, body: z.infer<typeof stateUpdat
       }
       let head = await api.graph.getState(threadConfig(id));
       // An update from an earlier checkpoint branches the thread; its title comes along.
-      const carry = checkpoint?.checkpoint_id ? branchTitleToCarry(api.registry.titleOf(await api.registry.get(id)), head) : null;
+      const carry = checkpoint?.checkpoint_id ? branchTitleToCarry(api.registry.titleOf(await api.registry.head(id)), head) : null;
       if (carry) {
         config = await writeTitleToCheckpoint(api.graph, id, carry.title, carry.source);
         head = await api.graph.getState(threadConfig(id));
       }
       await api.registry.mirrorState(id, head);
-      await api.registry.setStatus(id, api.registry.hasInterrupts(await api.registry.get(id)) ? "interrupted" : "idle", true);
+      await api.registry.setStatus(id, api.registry.hasInterrupts(await api.registry.head(id)) ? "interrupted" : "idle", true);
       return { checkpoint: checkpointJson(config) };
     },
     () => {
@@ -97,7 +97,7 @@ export const updateState: Handler = async (ctx) => {
   const { api, params } = ctx;
   const body = readBody(ctx, stateUpdateSchema);
   const id = params.thread_id;
-  await api.registry.get(id);
+  await api.registry.head(id);
   const values = body.values;
   if (values && "title" in values) {
     if (Object.keys(values).length !== 1) {
@@ -111,7 +111,7 @@ export const updateState: Handler = async (ctx) => {
 
 async function history(ctx: Parameters<Handler>[0], opts: { limit: number; before?: string | CheckpointRef; metadata?: Record<string, unknown>; checkpoint?: CheckpointRef; select?: string[] }) {
   const id = ctx.params.thread_id;
-  await ctx.api.registry.get(id);
+  await ctx.api.registry.head(id);
   const before = typeof opts.before === "string" ? { checkpoint_id: opts.before } : opts.before;
   // An unknown checkpoint is a 404, as for GET /state/{checkpoint_id}: not the whole history.
   for (const ref of [opts.checkpoint, before]) {

@@ -26,7 +26,7 @@ export const getThread: Handler = async ({ api, params }) => jsonResponse(api.re
 export const patchThread: Handler = async (ctx) => {
   const { api, req, params } = ctx;
   const body = readBody(ctx, threadPatchSchema);
-  await api.registry.get(params.thread_id);
+  await api.registry.head(params.thread_id);
   // The rules' copy of the patch: they keep `owner` from being changed.
   const patch = body.metadata ? (ctx.authz.value.metadata ?? body.metadata) : undefined;
   const row = patch ? await api.registry.patchMetadata(params.thread_id, patch) : await api.registry.get(params.thread_id);
@@ -36,7 +36,7 @@ export const patchThread: Handler = async (ctx) => {
 
 export const deleteThread: Handler = async ({ api, params }) => {
   const id = params.thread_id;
-  await api.registry.get(id);
+  await api.registry.head(id);
   const release = await api.runs.drain(id);
   try {
     await api.q.deleteThread(id); // checkpoints and registry rows in one transaction
@@ -76,7 +76,7 @@ export const countThreads: Handler = async (ctx) => {
 
 /** Like the LangGraph server: `threads:read` on the source (the router), then `threads:create` for the copy. */
 export const copyThreadHandler: Handler = async ({ api, params, user }) => {
-  const source = await api.registry.get(params.thread_id);
+  const source = await api.registry.head(params.thread_id);
   const value = { metadata: JSON.parse(source.metadata || "{}") as Record<string, unknown> };
   await api.auth.rules.authorize(user, "threads:create", value);
   const row = await copyThread(api, params.thread_id, value.metadata);
