@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { freePort, root, treeCpuSeconds } from "./targets.mjs";
+import { freePort, root, stopGroup, treeCpuSeconds, waitUntilUp } from "./targets.mjs";
 
 /** Writes and builds the bare app (~20 s); start it with startBareNext once the bodies are known. */
 export function buildBareNext() {
@@ -79,31 +79,15 @@ export async function startBareNext(dir, { info, page }) {
   const port = await freePort();
   const child = spawn(nextBin(dir), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir, env: { ...bareEnv(), BARE_NEXT_BODIES: bodies }, stdio: "ignore", detached: true });
   const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
-  const running = () => child.exitCode == null && child.signalCode == null;
-  const signal = (name) => {
-    try {
-      process.kill(-child.pid, name);
-    } catch {
-      // already gone
-    }
-  };
   const stop = async () => {
-    signal("SIGTERM");
-    for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 100));
-    if (running()) signal("SIGKILL");
+    await stopGroup(child);
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${apiUrl}/info`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (i > 300 || !running()) {
-      await stop();
-      throw new Error("the bare Next app did not start");
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitUntilUp(child, `${apiUrl}/info`, () => "(its output is not kept)", 30_000);
+  } catch (err) {
+    await stop();
+    throw new Error(`the bare Next app did not start: ${err.message}`);
   }
   return {
     kind: "threadline",

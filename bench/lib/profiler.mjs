@@ -6,7 +6,8 @@ import WebSocket from "ws";
  * A CPU profile of one stretch of a running server (`--inspect` on a loopback port), over the
  * inspector protocol: `start()` before a batch, `stop(tag)` after it writes `<dir>/<tag>.cpuprofile`
  * (open it in Chrome DevTools) and returns one line: how much of the stretch the main thread was
- * idle or in GC, and the functions it spent most of its own time in. An idle main thread while
+ * idle or in GC, and the functions it spent most of its own time in (`stopProfile(tag)` writes the
+ * same file and returns the profile itself). An idle main thread while
  * requests are slow means the server waits on something; a busy one means it works.
  */
 export async function attachProfiler(wsUrl, dir) {
@@ -30,13 +31,16 @@ export async function attachProfiler(wsUrl, dir) {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 1000 });
   fs.mkdirSync(dir, { recursive: true });
+  /** Stops, writes the file, and returns the profile itself. */
+  const stopProfile = async (tag) => {
+    const { result } = await send("Profiler.stop");
+    fs.writeFileSync(path.join(dir, `${tag}.cpuprofile`), JSON.stringify(result.profile));
+    return result.profile;
+  };
   return {
     start: () => send("Profiler.start"),
-    async stop(tag) {
-      const { result } = await send("Profiler.stop");
-      fs.writeFileSync(path.join(dir, `${tag}.cpuprofile`), JSON.stringify(result.profile));
-      return summarise(result.profile);
-    },
+    stopProfile,
+    stop: async (tag) => summarise(await stopProfile(tag)),
     close: () => ws.close(),
   };
 }

@@ -13,7 +13,7 @@ import { sleep } from "./stats.mjs";
  * `.langgraph_api` state). Both get the same model environment.
  */
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-export const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -101,10 +101,14 @@ const BASE_ENV = {
   THREADLINE_AUTH: "local",
 };
 
-async function waitUntilUp(child, url, log, ms) {
+/** A child still running: neither exited nor killed by a signal. */
+const running = (child) => child.exitCode == null && child.signalCode == null;
+
+/** Waits until `url` answers 2xx; throws (with the server's output, `log()`) if the child ends or `ms` pass. */
+export async function waitUntilUp(child, url, log, ms) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (child.exitCode != null) throw new Error(`server exited early:\n${log()}`);
+    if (!running(child)) throw new Error(`server exited early:\n${log()}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -113,6 +117,21 @@ async function waitUntilUp(child, url, log, ms) {
     await sleep(200);
   }
   throw new Error(`server did not answer ${url} in time:\n${log()}`);
+}
+
+/** Stops a child started `detached` (its own process group): SIGTERM to the group, SIGKILL after 5 s. */
+export async function stopGroup(child) {
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  if (!child.pid || !running(child)) return;
+  signal("SIGTERM");
+  for (let i = 0; i < 50 && running(child); i++) await sleep(100);
+  if (running(child)) signal("SIGKILL");
 }
 
 /**
@@ -167,15 +186,7 @@ export async function startTarget(kind, env = {}, { nodeArgs: extraArgs = [], da
   let profiler;
   const stop = async () => {
     profiler?.close();
-    if (child.exitCode == null && child.pid) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      for (let i = 0; i < 50 && child.exitCode == null; i++) await sleep(100);
-      if (child.exitCode == null) process.kill(-child.pid, "SIGKILL");
-    }
+    await stopGroup(child);
     if (!ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     if (kind !== "threadline") fs.rmSync(devState, { recursive: true, force: true });
   };

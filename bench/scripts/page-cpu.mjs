@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { buildBareNext, startBareNext } from "../lib/bare-next.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
-import { capturedBodies, firstPage } from "../workloads/scale.mjs";
+import { capturedBodies, firstPage, seedPlainThreads } from "../workloads/scale.mjs";
 
 const arg = (name, dflt) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
 const requests = arg("requests", 2000);
@@ -27,10 +27,7 @@ ensureBuild();
 const tl = await startTarget("threadline", {}, { profileDir });
 let bare;
 try {
-  for (let i = 0; i < 50; i++) {
-    const { thread_id } = await tl.client.threads.create();
-    await tl.client.threads.updateState(thread_id, { values: { title: `Question t${String(i).padStart(6, "0")} about sourdough baking` } });
-  }
+  await seedPlainThreads(tl.client);
   const bodies = await capturedBodies(tl);
   if (bodies.rows !== 50) throw new Error(`expected a page of 50, got ${bodies.rows}`);
   bare = await startBareNext(buildBareNext(), bodies);
@@ -65,7 +62,7 @@ try {
     for (const [tag, request] of [["info", info], ["page", page]]) {
       await tl.profiler.start();
       for (let i = 0; i < requests; i++) await request(tl);
-      const profile = JSON.parse(await tl.profiler.stop(tag).then(() => fs.readFileSync(path.join(profileDir, `${tag}.cpuprofile`), "utf8")));
+      const profile = await tl.profiler.stopProfile(tag);
       console.log(`\nThreadline, ${tag} loop (${requests} requests), main thread by where the code lives:\n${bucketed(profile, requests)}`);
     }
     console.log(`\nprofiles: ${profileDir}`);

@@ -29,7 +29,7 @@ import http from "node:http";
 import { p50, p95 } from "../lib/stats.mjs";
 import { buildBareNext, startBareNext } from "../lib/bare-next.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
-import { capturedBodies, readLatencies } from "../workloads/scale.mjs";
+import { capturedBodies, readLatencies, seedPlainThreads } from "../workloads/scale.mjs";
 import { Client } from "@langchain/langgraph-sdk";
 
 const arg = (name, dflt) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
@@ -44,10 +44,7 @@ const onOutput = serverLog ? (line) => fs.appendFileSync(serverLog, `${performan
 const tl = await startTarget("threadline", {}, { nodeArgs: serverNodeArgs, onOutput });
 let bareNext;
 try {
-  for (let i = 0; i < 50; i++) {
-    const { thread_id } = await tl.client.threads.create();
-    await tl.client.threads.updateState(thread_id, { values: { title: `Question t${String(i).padStart(6, "0")} about sourdough baking` } });
-  }
+  await seedPlainThreads(tl.client);
   // The exact bodies Threadline sends, captured through the bench's own requests.
   const { info, page, rows } = await capturedBodies(tl);
   if (rows !== 50) throw new Error(`expected a page of 50, got ${rows}`);

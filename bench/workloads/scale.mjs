@@ -37,6 +37,17 @@ export async function seedThread(client, i) {
   await client.threads.updateState(t.thread_id, { values: { title: question(i) } });
 }
 
+/**
+ * The by-hand floor scripts' server: `n` titled threads with no metadata (so the page bytes they
+ * copy into the no-work app stay the size they measured).
+ */
+export async function seedPlainThreads(client, n = 50) {
+  for (let i = 0; i < n; i++) {
+    const { thread_id } = await client.threads.create();
+    await client.threads.updateState(thread_id, { values: { title: question(i) } });
+  }
+}
+
 // The web app's request (lib/client/thread-pages.ts): registry columns plus the extracted title.
 function leanPage(client, search) {
   const metadata = { $as_of: new Date().toISOString() };

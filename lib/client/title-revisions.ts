@@ -50,7 +50,7 @@ export function titleRevisions(history: readonly HistoryEntry[], max = Infinity)
  * until then the panel must still call it the current title (the panel passes it only then).
  * Undated (its checkpoint is not written).
  */
-export function withShownTitle(revisions: readonly TitleRevision[], shown: TitleFact | null): TitleRevision[] {
-  if (!shown?.title || (revisions[0] && sameTitleFact(revisions[0], shown))) return [...revisions];
+export function withShownTitle(revisions: readonly TitleRevision[], shown: TitleFact | null): readonly TitleRevision[] {
+  if (!shown?.title || (revisions[0] && sameTitleFact(revisions[0], shown))) return revisions;
   return [{ title: shown.title, source: shown.source, at: null, checkpointId: null }, ...revisions];
 }
