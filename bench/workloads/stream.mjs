@@ -1,4 +1,6 @@
+import { setMaxListeners } from "node:events";
 import { p50, p99, sleep } from "../lib/stats.mjs";
+import { userClient } from "../lib/user-client.mjs";
 
 /** Workload 6's request for run `i` of `c`: one human message, the modes the web app streams. */
 export const concurrentRun = (i, c, signal) => ({
@@ -8,8 +10,9 @@ export const concurrentRun = (i, c, signal) => ({
 });
 
 /**
- * Workload 6: `c` streaming runs started at once, one thread each. Per run: time to its first
- * event, gaps between consecutive events; errors; the server's peak RSS (process tree).
+ * Workload 6: `c` streaming runs started at once, one thread each, each from a user of its own
+ * (its own SDK Client and connection, user-client.mjs). Per run: time to its first event, gaps
+ * between consecutive events; errors; the server's peak RSS (process tree).
  */
 export async function runConcurrency(target, { levels, capMs }, rec) {
   const errors = [];
@@ -19,6 +22,7 @@ export async function runConcurrency(target, { levels, capMs }, rec) {
     let peak = target.rssMb();
     const sampler = setInterval(() => (peak = Math.max(peak, target.rssMb())), 250);
     const abort = new AbortController();
+    setMaxListeners(c + 10, abort.signal); // every run's request listens to it
     const timer = setTimeout(() => abort.abort(), capMs);
     const first = [];
     const gaps = [];
@@ -27,10 +31,11 @@ export async function runConcurrency(target, { levels, capMs }, rec) {
     const started = performance.now();
     await Promise.all(
       threads.map(async (tid, i) => {
+        const user = userClient(target.apiUrl);
         const t0 = performance.now();
         let last;
         try {
-          const stream = target.client.runs.stream(tid, "agent", concurrentRun(i, c, abort.signal));
+          const stream = user.client.runs.stream(tid, "agent", concurrentRun(i, c, abort.signal));
           for await (const part of stream) {
             const now = performance.now();
             if (last === undefined) first.push(now - t0);
@@ -47,6 +52,8 @@ export async function runConcurrency(target, { levels, capMs }, rec) {
             failed++;
             errors.push(`run ${i}/${c}: ${err.message}`);
           }
+        } finally {
+          user.close();
         }
       }),
     );
