@@ -30,9 +30,12 @@ if (file) {
     const match = request.method === "POST" && /\/threads\/([^/]+)\/runs\/stream$/.exec(request.url ?? "");
     if (!match) return;
     const write = response.write;
+    let traced = false;
     response.write = function (...args) {
-      response.write = write;
-      fs.appendFileSync(file, `${match[1]} ${since.toFixed(1)} ${parsed.toFixed(1)} ${now().toFixed(1)}\n`);
+      if (!traced) {
+        traced = true;
+        fs.appendFileSync(file, `${match[1]} ${since.toFixed(1)} ${parsed.toFixed(1)} ${now().toFixed(1)}\n`);
+      }
       return write.apply(this, args);
     };
   });

@@ -77,6 +77,7 @@ async function startReplay(file) {
   const apiUrl = `http://127.0.0.1:${port}`;
   return {
     name: "replay (no work)",
+    apiUrl,
     client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
     rssMb: () => treeRssMb(child.pid),
     stop: () => child.kill(),

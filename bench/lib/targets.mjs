@@ -128,10 +128,11 @@ export async function stopGroup(child) {
       // already gone
     }
   };
-  if (!child.pid || !running(child)) return;
+  if (!child.pid) return;
+  // The whole group, even if its leader is gone: a server's own children may outlive it.
   signal("SIGTERM");
   for (let i = 0; i < 50 && running(child); i++) await sleep(100);
-  if (running(child)) signal("SIGKILL");
+  signal("SIGKILL");
 }
 
 /**

@@ -3,14 +3,15 @@ import { Readable } from "node:stream";
 import { Client } from "@langchain/langgraph-sdk";
 
 /**
- * An SDK Client as one user's browser tab has it: its own keep-alive connection (node:http with
- * an Agent of its own) and no cap on requests in flight. Why not the bench's shared Client for
- * workload 6's "N users press Send at once": that one keeps at most 4 requests in flight (the
- * SDK's default maxConcurrency, a slot held until the answer's headers arrive), and Node's fetch
- * shares one connection pool between all of them, which can queue a request on a connection
- * still busy with another user's stream until that stream ends (bench/scripts/first-event-trace.mjs
- * measured the wait before the server even accepted the request: seconds at 200 streams). The
- * server sees what N browsers would send: N connections, one request each at once.
+ * An SDK Client as one user's browser tab has it for workload 6 ("N users press Send at once"):
+ * its own keep-alive connection (node:http with an Agent of its own) and no SDK cap on requests in
+ * flight; the server sees what N browsers would send, N connections with one request each.
+ * Why not one shared Client over Node's fetch, as before: from one process, its N requests reached
+ * the server late, bench/scripts/first-event-trace.mjs --shared measured seconds at 200 streams
+ * from the client's send to the server accepting the connection (p50 4.2 s; 3.6 s with the SDK's
+ * default cap of 4 requests in flight lifted, --shared-uncapped), against 36 ms this way. (An
+ * earlier note ruled out the cap alone and one Client per stream over fetch: the transport is
+ * what changed it.) A second request of one user waits for its first's connection (maxSockets 1).
  */
 export function userClient(apiUrl) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -19,12 +20,18 @@ export function userClient(apiUrl) {
       const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
       const headers = Object.fromEntries(new Headers(init.headers).entries());
       const req = http.request(url, { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined }, (res) => {
-        const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) out.append(k, one);
-        const body = res.statusCode === 204 || res.statusCode === 304 ? null : Readable.toWeb(res);
-        resolve(new Response(body, { status: res.statusCode, statusText: res.statusMessage, headers: out }));
+        try {
+          const out = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) out.append(k, one);
+          const body = [204, 205, 304].includes(res.statusCode) ? null : Readable.toWeb(res);
+          resolve(new Response(body, { status: res.statusCode, statusText: res.statusMessage, headers: out }));
+        } catch (err) {
+          res.destroy();
+          reject(err);
+        }
       });
-      req.on("error", reject);
+      // As fetch fails: a TypeError whose cause is the socket's error (the SDK's retry test reads it).
+      req.on("error", (err) => reject(err.name === "AbortError" ? err : new TypeError("fetch failed", { cause: err })));
       req.end(init.body ?? undefined);
     });
   const client = new Client({ apiUrl, callerOptions: { maxRetries: 0, maxConcurrency: Infinity, fetch: fetchOverOwnConnection } });

@@ -8,16 +8,16 @@
 //   accepted → parsed  until Node's HTTP server has read and parsed the request
 //   parsed → wrote  until the server first writes its answer (Next, our handler, the run's row)
 //   wrote → seen    until the SDK client yields the first event
-// Percentiles p10 / p50 / p90 over the runs of each level, one fresh server per round; then how
+// Percentiles p10 / p50 / p90 over the runs of each level, a fresh server per level and round; then how
 // late the server's event loop ran while the runs were being answered (from the first send to the
 // last first event): the median and the largest lag of its 250 ms stretches.
 //
 //   node bench/scripts/first-event-trace.mjs [--levels=50,200] [--rounds=2] [--shared | --shared-uncapped]
 //
 // --shared sends every run through one SDK Client over Node's fetch, as workload 6 did before
-// bench/lib/user-client.mjs: the SDK keeps at most 4 requests in flight (its AsyncCaller's default
-// maxConcurrency; a stream's slot is freed once its answer's headers arrive), and fetch's one
-// connection pool can queue a request behind another user's stream. --shared-uncapped lifts the 4.
+// bench/lib/user-client.mjs (the SDK keeps at most 4 requests in flight: its AsyncCaller's default
+// maxConcurrency; a stream's slot is freed once its answer's headers arrive); --shared-uncapped
+// lifts the 4.
 //
 // Needs a build (`npx next build`; built when missing or older than HEAD).
 import fs from "node:fs";

@@ -15,6 +15,7 @@ export const concurrentRun = (i, c, signal) => ({
  * between consecutive events; errors; the server's peak RSS (process tree).
  */
 export async function runConcurrency(target, { levels, capMs }, rec) {
+  if (!target.apiUrl) throw new Error(`${target.name}: no apiUrl for its users' clients`);
   const errors = [];
   for (const c of levels) {
     const threads = [];
