@@ -9,7 +9,8 @@
  *   messages-tuple as the bench and web app request), reading the raw SSE bytes: LangGraph plus
  *   our server (registry writes, fan-out, SSE encode), without Next and sockets.
  * Prints process CPU µs per emitted event and events per CPU second (saturation throughput on one
- * core), plus wall time. Compare with `node bench/stream-only.mjs` (server CPU over the same
+ * core), plus wall time, and the first event's (graph: chunk's) p50 and the gap p99 as this
+ * process sees them. Compare with `node bench/stream-only.mjs` (server CPU over the same
  * events, via Next) to split the cost by layer.
  */
 import fs from "node:fs";
@@ -28,9 +29,17 @@ const input = (i: number) => ({ messages: [{ role: "human", content: `Concurrent
 
 async function viaGraph(i: number): Promise<number> {
   const graph = app.agent.graph as unknown as AgentGraph;
+  const t0 = performance.now();
   const stream = await graph.stream(input(i), { configurable: { thread_id: `floor-${i}` }, streamMode: ["values", "messages"] });
   let n = 0;
-  for await (const chunk of stream) if (chunk) n++;
+  let last = t0;
+  for await (const chunk of stream) {
+    if (!chunk) continue;
+    // The graph's own pace: from the call to its first chunk, then between chunks.
+    const now = performance.now();
+    (n++ ? gaps : firsts).push(now - last);
+    last = now;
+  }
   return n;
 }
 
@@ -89,7 +98,7 @@ console.log(
   `${mode} K=${K} delay=${delayArg}ms: ${events} events (${(events / K).toFixed(1)}/run), CPU ${cpuS.toFixed(2)} s in ${wall.toFixed(2)} s wall` +
     ` → ${((cpuS * 1e6) / events).toFixed(0)} µs CPU/event, ${(events / cpuS).toFixed(0)} events per CPU-second, ${(events / wall).toFixed(0)} events/s wall`,
 );
-if (api) console.log(`  first event p50 ${pct(firsts, 50).toFixed(0)} ms, inter-event gap p99 ${pct(gaps, 99).toFixed(0)} ms (in-process client)`);
+console.log(`  first ${api ? "event" : "chunk"} p50 ${pct(firsts, 50).toFixed(0)} ms, inter-${api ? "event" : "chunk"} gap p99 ${pct(gaps, 99).toFixed(0)} ms (in-process client)`);
 api?.runs.close();
 fs.rmSync(dir, { recursive: true, force: true });
 process.exit(0);

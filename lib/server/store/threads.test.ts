@@ -64,6 +64,24 @@ describe("threads: create, get, patch, delete", () => {
   });
 });
 
+describe("threads: a thread's head (queries.ts)", () => {
+  it("holds what the checks read but not the values snapshot; a values write answers the title columns as the row has them after it", async () => {
+    h = createHarness();
+    const id = await titled("Tide tables");
+    const head = await h.api.q.getThreadHead(id);
+    expect(head).toMatchObject({ thread_id: id, title: "Tide tables", title_source: JSON.stringify({ kind: "user" }), pin_pending: 0, status: "idle" });
+    expect(head).not.toHaveProperty("values_json");
+    expect(JSON.parse((await h.api.q.getThread(id))!.values_json!)).toMatchObject({ title: "Tide tables" });
+
+    const after = await h.api.q.setValuesOnly(id, JSON.stringify({ title: "Written by a run" }));
+    // The title columns are the projection's: a bare snapshot write leaves them as they were.
+    expect(after).toEqual({ title: "Tide tables", title_source: JSON.stringify({ kind: "user" }), pin_pending: 0 });
+    expect((await h.api.q.getThread(id))!.values_json).toBe(JSON.stringify({ title: "Written by a run" }));
+    expect(await h.api.q.setValuesOnly("no-such-thread", "{}")).toBeUndefined();
+    expect(await h.api.q.getThreadHead("no-such-thread")).toBeUndefined();
+  });
+});
+
 describe("threads: search, count, sort, paging", () => {
   it("filters by metadata, status and ids, counts, sorts and pages", async () => {
     h = createHarness();
