@@ -30,8 +30,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright";
-import { sleep } from "./lib/stats.mjs";
-import { freePort, root } from "./lib/targets.mjs";
+import { freePort, root, waitUntilUp } from "./lib/targets.mjs";
 import { firstRowSeen, recordFirstRowPaint } from "./workloads/browser.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -64,9 +63,7 @@ try {
     });
     servers.push({ proc, copy });
     const url = `http://127.0.0.1:${port}/`;
-    for (let t = Date.now(); !(await fetch(url).then((r) => r.ok, () => false)); await sleep(200)) {
-      if (Date.now() - t > 60_000) throw new Error(`${dist}: server did not start`);
-    }
+    await waitUntilUp(proc, url, () => `${dist}: its output went to this process's stderr`, 60_000);
     targets.push({ name: dist, url });
   }
   for (const [name, url] of urls) targets.push({ name, url: url.endsWith("/") ? url : `${url}/` });

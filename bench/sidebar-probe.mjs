@@ -12,8 +12,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { pool, sleep } from "./lib/stats.mjs";
-import { freePort, root } from "./lib/targets.mjs";
+import { pool } from "./lib/stats.mjs";
+import { freePort, root, waitUntilUp } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -35,10 +35,7 @@ let log = "";
 server.stdout.on("data", (d) => (log += d));
 server.stderr.on("data", (d) => (log += d));
 try {
-  for (let up = false, t = Date.now(); !up; await sleep(200)) {
-    if (Date.now() - t > 60_000) throw new Error(`server did not start:\n${log}`);
-    up = await fetch(`${baseUrl}/api/langgraph/info`).then((r) => r.ok, () => false);
-  }
+  await waitUntilUp(server, `${baseUrl}/api/langgraph/info`, () => log, 60_000);
   const client = new Client({ apiUrl: `${baseUrl}/api/langgraph`, callerOptions: { maxRetries: 0 } });
   if (seedN) {
     const t = Date.now();

@@ -190,7 +190,7 @@ export function verdicts(rec, p, store) {
     judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms${floor("gap")}`);
   }
   if (rec.get("ui.visible") !== undefined) {
-    // Visible = painted (Element Timing); the poll's later figure is printed beside it.
+    // Visible = painted (Element Timing); the poll's figure (the DOM check's time, usually later) is printed beside it.
     judge(`sidebar: rows visible ≤ 300 ms after navigation (${note("ui.painted")})`, rec.get("ui.painted") <= 300, `${fmtMs(rec.get("ui.painted"))} ms painted, ${fmtMs(rec.get("ui.visible"))} ms polled`);
     judge("sidebar: ≤ 80 rows in the DOM", rec.get("ui.rows") <= 80, String(rec.get("ui.rows")));
     judge("sidebar: no long task over 50 ms while scrolling to the end", rec.get("ui.longtasks") === 0 && /reached/.test(note("ui.longtasks")), `${rec.get("ui.longtasks")} (${note("ui.longtasks")})`);

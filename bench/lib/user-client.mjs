@@ -23,7 +23,10 @@ export function userClient(apiUrl) {
         try {
           const out = new Headers();
           for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) out.append(k, one);
-          const body = [204, 205, 304].includes(res.statusCode) ? null : Readable.toWeb(res);
+          const empty = [204, 205, 304].includes(res.statusCode);
+          // An answer with no body is still read to its end, or its connection is never free again.
+          if (empty) res.resume();
+          const body = empty ? null : Readable.toWeb(res);
           resolve(new Response(body, { status: res.statusCode, statusText: res.statusMessage, headers: out }));
         } catch (err) {
           res.destroy();

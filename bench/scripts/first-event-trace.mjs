@@ -25,6 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Client } from "@langchain/langgraph-sdk";
+import { quantile } from "../lib/stats.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
 import { userClient } from "../lib/user-client.mjs";
 import { concurrentRun } from "../workloads/stream.mjs";
@@ -35,7 +36,6 @@ const rounds = Number(arg("rounds", "2"));
 const shared = process.argv.includes("--shared") ? "capped" : process.argv.includes("--shared-uncapped") ? "uncapped" : null;
 const preload = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "lib", "http-trace.mjs");
 const now = () => performance.timeOrigin + performance.now();
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))];
 
 ensureBuild();
 for (let round = 1; round <= rounds; round++) {
@@ -74,7 +74,7 @@ for (let round = 1; round <= rounds; round++) {
       const server = new Map(lines.filter(([tag]) => tag !== "loop").map(([tid, accepted, parsed, wrote]) => [tid, { accepted: Number(accepted), parsed: Number(parsed), wrote: Number(wrote) }]));
       const runs = threads.map((tid) => ({ ...client.get(tid), ...server.get(tid) })).filter((r) => r.parsed && r.seen);
       if (runs.length !== c) throw new Error(`traced ${runs.length} of ${c} runs`);
-      const show = (label, f) => console.log(`  ${label.padEnd(18)} ${[0.1, 0.5, 0.9].map((p) => `${pct(runs.map(f), p).toFixed(0)}`.padStart(6)).join(" /")} ms`);
+      const show = (label, f) => console.log(`  ${label.padEnd(18)} ${[0.1, 0.5, 0.9].map((p) => `${quantile(runs.map(f), p).toFixed(0)}`.padStart(6)).join(" /")} ms`);
       console.log(`round ${round}, ${c} streams${shared ? `, one shared SDK Client (${shared})` : ", a connection per user"} (p10 / p50 / p90):`);
       show("sent → accepted", (r) => r.accepted - r.sent);
       show("accepted → parsed", (r) => r.parsed - r.accepted);
@@ -83,7 +83,7 @@ for (let round = 1; round <= rounds; round++) {
       show("first event", (r) => r.seen - r.sent);
       const answered = Math.max(...runs.map((r) => r.seen));
       const lag = lines.filter(([tag, at]) => tag === "loop" && Number(at) >= started && Number(at) <= answered + 250);
-      if (lag.length) console.log(`  event loop lag while answering: median of 250 ms stretches ${pct(lag.map((l) => Number(l[2])), 0.5).toFixed(0)} ms, largest ${Math.max(...lag.map((l) => Number(l[3]))).toFixed(0)} ms (${lag.length} stretches)`);
+      if (lag.length) console.log(`  event loop lag while answering: median of 250 ms stretches ${quantile(lag.map((l) => Number(l[2])), 0.5).toFixed(0)} ms, largest ${Math.max(...lag.map((l) => Number(l[3]))).toFixed(0)} ms (${lag.length} stretches)`);
       console.log(`  the client's own event loop over the level: lag p50 ${(clientLag.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(clientLag.percentile(99) / 1e6).toFixed(0)} ms, largest ${(clientLag.max / 1e6).toFixed(0)} ms`);
     } finally {
       await tl.stop();

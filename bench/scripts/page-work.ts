@@ -27,6 +27,7 @@ import type { AgentGraph } from "@/lib/server/graph";
 import { LEAN_SELECT } from "@/lib/client/thread-pages";
 import { LEAN_EXTRACT } from "@/lib/client/standard-search";
 import { p50, timeSeries } from "../lib/stats.mjs";
+import { seedPlainThreads } from "../workloads/scale.mjs";
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
 const threads = arg("threads", 50);
@@ -40,16 +41,8 @@ await api.ready;
 
 const ROOT = "http://127.0.0.1:3000/api/langgraph";
 const client = new Client({ apiUrl: ROOT, callerOptions: { maxRetries: 0, fetch: ((u: string, i?: RequestInit) => api.handle(new Request(u, i))) as typeof fetch } });
-let next = 0;
-await Promise.all(
-  Array.from({ length: 8 }, async () => {
-    while (next < threads) {
-      const i = next++;
-      const { thread_id } = await client.threads.create({ metadata: { bench: "page-work" } });
-      await client.threads.updateState(thread_id, { values: { title: `Question t${String(i).padStart(6, "0")} about sourdough baking` } });
-    }
-  }),
-);
+// The same threads as page-floor.mjs seeds, so the two scripts' figures stand side by side.
+await seedPlainThreads(client, threads);
 
 // The web app's request (lib/client/thread-pages.ts) as the SDK puts it on the wire.
 const pageBody = (asOf: boolean) => ({

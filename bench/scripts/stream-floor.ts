@@ -19,6 +19,7 @@ import path from "node:path";
 import { openAppAgent } from "@/lib/agent/runtime";
 import { createApi } from "@/lib/server/api";
 import type { AgentGraph } from "@/lib/server/graph";
+import { p50, p99 } from "../lib/stats.mjs";
 
 const [mode = "graph", kArg = "200", delayArg = "20"] = process.argv.slice(2);
 const K = Number(kArg);
@@ -79,7 +80,6 @@ async function viaApi(i: number): Promise<number> {
 const firsts: number[] = [];
 const gaps: number[] = [];
 const t0Of = new Map<number, number>();
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 if (api) await api.ready;
 // Warm up (module init, JIT, the tables) outside the measurement.
@@ -98,7 +98,7 @@ console.log(
   `${mode} K=${K} delay=${delayArg}ms: ${events} events (${(events / K).toFixed(1)}/run), CPU ${cpuS.toFixed(2)} s in ${wall.toFixed(2)} s wall` +
     ` → ${((cpuS * 1e6) / events).toFixed(0)} µs CPU/event, ${(events / cpuS).toFixed(0)} events per CPU-second, ${(events / wall).toFixed(0)} events/s wall`,
 );
-console.log(`  first ${api ? "event" : "chunk"} p50 ${pct(firsts, 50).toFixed(0)} ms, inter-${api ? "event" : "chunk"} gap p99 ${pct(gaps, 99).toFixed(0)} ms (in-process client)`);
+console.log(`  first ${api ? "event" : "chunk"} p50 ${p50(firsts).toFixed(0)} ms, inter-${api ? "event" : "chunk"} gap p99 ${p99(gaps).toFixed(0)} ms (in-process client)`);
 api?.runs.close();
 fs.rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -46,8 +46,9 @@ const ACTIVITY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const THREAD_LIST_COLUMNS = ["thread_id", "created_at", "updated_at", "activity_at", "metadata", "status", "interrupts_json", "title", "title_source", "pin_pending"] as const;
 
 /**
- * A thread's row without its values snapshot, which grows with the conversation: what every check
- * reads (existence, owner, title, pin, status), so none of them copies the snapshot out per call.
+ * The columns of a thread's row that every check reads (existence, owner, title, pin, status): not
+ * its values snapshot, which grows with the conversation, so no check copies it out per call, nor
+ * the synced_* columns, which only restart repair's drift query reads.
  */
 export type ThreadHead = Omit<ThreadRow, "values_json" | `ex_${number}`>;
 const THREAD_HEAD_COLUMNS = [...THREAD_LIST_COLUMNS, "sync_pending"] as const;
@@ -145,7 +146,7 @@ export function queriesFor(store: Store) {
     getThread,
     getThreadHead,
     /**
-     * The row, locked until the surrounding transaction ends (Postgres `FOR UPDATE`; in SQLite the
+     * The thread's head, its row locked until the surrounding transaction ends (Postgres `FOR UPDATE`; in SQLite the
      * transaction already has the connection to itself): for read-decide-write steps such as
      * "mirror the title unless a rename is pending", which a concurrent rename must not slip into.
      */

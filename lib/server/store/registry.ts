@@ -52,7 +52,7 @@ export class Registry {
     return row;
   }
 
-  /** The thread's head (everything but its values snapshot), or undefined. */
+  /** The thread's head (the columns the checks read; not its values snapshot nor the synced_* columns), or undefined. */
   find = (threadId: string) => this.q.getThreadHead(threadId);
 
   /** Like `get`, without the values snapshot: for 404 checks and title or status reads. */
