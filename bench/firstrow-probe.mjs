@@ -63,7 +63,7 @@ try {
     });
     servers.push({ proc, copy });
     const url = `http://127.0.0.1:${port}/`;
-    await waitUntilUp(proc, url, () => `${dist}: its output went to this process's stderr`, 60_000);
+    await waitUntilUp(proc, url, () => `${dist}: its stderr is above (its stdout is not kept)`, 60_000);
     targets.push({ name: dist, url });
   }
   for (const [name, url] of urls) targets.push({ name, url: url.endsWith("/") ? url : `${url}/` });

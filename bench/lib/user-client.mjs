@@ -38,5 +38,6 @@ export function userClient(apiUrl) {
       req.end(init.body ?? undefined);
     });
   const client = new Client({ apiUrl, callerOptions: { maxRetries: 0, maxConcurrency: Infinity, fetch: fetchOverOwnConnection } });
-  return { client, close: () => agent.destroy() };
+  // `fetch` too, for the test of what it hands the SDK.
+  return { client, fetch: fetchOverOwnConnection, close: () => agent.destroy() };
 }

@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe("userClient: one user's SDK Client over a connection of its own", () => {
-  it("sends the SDK's method, headers and body, and reads a JSON answer with repeated headers", async () => {
+  it("sends the SDK's method, headers and body, and reads a JSON answer", async () => {
     const { client, close } = userClient(apiUrl);
     try {
       expect(await client.threads.create({ metadata: { who: "u1" } })).toEqual({ thread_id: "t2", metadata: { who: "u1" } });
@@ -51,6 +51,19 @@ describe("userClient: one user's SDK Client over a connection of its own", () =>
       expect(sent.headers["content-type"]).toMatch(/application\/json/);
       expect(JSON.parse(sent.body)).toMatchObject({ metadata: { who: "u1" } });
       expect(await client.threads.get("t1")).toEqual({ thread_id: "t1", values: { title: "Sourdough" } });
+    } finally {
+      close();
+    }
+  });
+
+  it("hands the SDK a Response with the server's status and every header, a repeated one joined as fetch joins it", async () => {
+    const { fetch, close } = userClient(apiUrl);
+    try {
+      const res = await fetch(`${apiUrl}/threads/t1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("x-two")).toBe("a, b");
+      expect(await res.json()).toEqual({ thread_id: "t1", values: { title: "Sourdough" } });
     } finally {
       close();
     }
