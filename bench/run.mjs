@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { machine, recorder, resultsMarkdown, sourceRevision, storeTable, table, verdicts } from "./lib/report.mjs";
+import { keepHandNotes, machine, recorder, resultsCommit, resultsMarkdown, sourceRevision, storeTable, table, verdicts } from "./lib/report.mjs";
 import { buildBareNext, startBareNext } from "./lib/bare-next.mjs";
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
 import { startReplayOf } from "./lib/stream-replay.mjs";
@@ -196,10 +196,12 @@ bytes, copied at the first N). The floor for the concurrent streams: right after
 client and levels against a process that does no work (bench/lib/stream-replay.mjs), replaying one of
 Threadline's recorded runs byte for byte at its recorded pace.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
-// bench/RESULTS.md holds the last full run only; a run of some groups or one server kind goes beside the quick one.
+// bench/RESULTS.md holds the last full run's tables (and every run's hand notes); a run of some groups or one server kind goes beside the quick one.
 const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, md);
+// The hand notes of earlier runs stay (the tables they speak of stay in git, named in their heading).
+const earlier = out.endsWith("RESULTS.md") && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
+fs.writeFileSync(out, earlier ? keepHandNotes(earlier, md, resultsCommit()) : md);
 console.log(`\nwrote ${path.relative(root, out)} in ${minutes} min`);
 if (errors.length) {
   console.log(`\n${errors.length} workload error(s):\n${errors.slice(0, 20).map((e) => `  ${e}`).join("\n")}`);

@@ -214,6 +214,12 @@ function sh(cmd, args) {
   }
 }
 
+/** The commit whose bench/RESULTS.md is the file on disk (HEAD's, unchanged), or null. */
+export function resultsCommit() {
+  const same = sh("git", ["diff", "--quiet", "HEAD", "--", "bench/RESULTS.md"]) === "";
+  return same ? sh("git", ["rev-parse", "--short", "HEAD"]) : null;
+}
+
 /** HEAD, and whether tracked files differed from it: read when the run starts, not when it ends. */
 export function sourceRevision() {
   const dirty = sh("git", ["status", "--porcelain", "--untracked-files=no"]);
@@ -264,6 +270,27 @@ and, for some, what the SDK sees through the real API handler called in-process 
 
 ${Object.keys(store.results).length ? storeTable(store) : "No figures (see Errors)."}
 `;
+}
+
+const NOTES_NOW = "## Notes on this run (written by hand after it)";
+
+/**
+ * A full run rewrites bench/RESULTS.md's generated part; the notes written by hand under it are
+ * kept. The last run's notes get its commit in their heading and where its tables stay
+ * (`tablesAt`: the commit whose RESULTS.md holds them, or null when they were never committed),
+ * and an empty notes section is opened for this run.
+ */
+export function keepHandNotes(previous, fresh, tablesAt) {
+  const start = previous.search(/^## Notes on /m);
+  if (start < 0) return fresh;
+  const prevCommit = previous.match(/; commit ([0-9a-f]{7,40})/)?.[1];
+  const prevRun = prevCommit ? `${prevCommit}'s run` : "the previous run";
+  const where = tablesAt ? `its tables: \`git show ${tablesAt}:bench/RESULTS.md\`` : "its tables were not committed";
+  let tail = previous.slice(start);
+  // The run that was "before this one" is now before the previous one.
+  tail = tail.replace(/^(## Notes on [^\n]*)\(the full run before this one;/m, `$1(the full run before ${prevCommit ?? "the previous"}'s;`);
+  tail = tail.startsWith(NOTES_NOW) ? `## Notes on ${prevRun} (the full run before this one; ${where})${tail.slice(NOTES_NOW.length)}` : tail;
+  return `${fresh.trimEnd()}\n\n${NOTES_NOW}\n\n- None yet.\n\n${tail}`;
 }
 
 export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, errors, method, store }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storeStatus } from "../workloads/store.mjs";
-import { recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
+import { keepHandNotes, recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
 
 const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
 const fig = (n, name, p50) => ({ n, name, p50, p95: p50 * 1.5 });
@@ -120,5 +120,38 @@ describe("concurrent streams in the report", () => {
     // The no-work server's figure goes beside Threadline's where it was measured, and only there.
     expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("60.0 ms; a server doing no work: 52.0 ms (includes the recorded run's own pace (20 ms a token; its largest gap 31.0 ms))");
     expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("90.0 ms");
+  });
+});
+
+describe("a full run keeps the hand notes of the runs before it", () => {
+  const generated = (commit, figure) => `# Benchmark results\n\n- **Versions:** Node v20; next 16; commit ${commit}\n\n## Results\n\n| page | ${figure} |\n`;
+  const notesOf = (line) => `## Notes on this run (written by hand after it)\n\n- ${line}\n`;
+
+  it("names the last run's notes by its commit and where its tables stay, and opens empty notes for the new run", () => {
+    const before = `${generated("abc1234", "2.1 ms")}\n${notesOf("the first run's note")}\n## Notes on 1111111's run (the full run before this one; its tables: \`git show 2222222:bench/RESULTS.md\`)\n\n- an older note\n`;
+    const out = keepHandNotes(before, generated("def5678", "1.9 ms"), "3333333");
+    expect(out.startsWith(generated("def5678", "1.9 ms").trimEnd())).toBe(true);
+    expect(out).not.toContain("2.1 ms");
+    expect(out.match(/^## Notes on .*$/gm)).toEqual([
+      "## Notes on this run (written by hand after it)",
+      "## Notes on abc1234's run (the full run before this one; its tables: `git show 3333333:bench/RESULTS.md`)",
+      "## Notes on 1111111's run (the full run before abc1234's; its tables: `git show 2222222:bench/RESULTS.md`)",
+    ]);
+    expect(out).toContain("- the first run's note");
+    expect(out).toContain("- an older note");
+  });
+
+  it("chains again on the next run, and says so when the last run's tables were never committed", () => {
+    const once = keepHandNotes(`${generated("abc1234", "2.1 ms")}\n${notesOf("first")}`, generated("def5678", "1.9 ms"), "3333333");
+    const twice = keepHandNotes(once, generated("9999999", "1.8 ms"), null);
+    expect(twice.match(/^## Notes on .*$/gm)).toEqual([
+      "## Notes on this run (written by hand after it)",
+      "## Notes on def5678's run (the full run before this one; its tables were not committed)",
+      "## Notes on abc1234's run (the full run before def5678's; its tables: `git show 3333333:bench/RESULTS.md`)",
+    ]);
+  });
+
+  it("writes the fresh file alone when there were no notes", () => {
+    expect(keepHandNotes(generated("abc1234", "2.1 ms"), generated("def5678", "1.9 ms"), "3333333")).toBe(generated("def5678", "1.9 ms"));
   });
 });
