@@ -27,7 +27,7 @@ const profileDir = process.argv.includes("--profile") ? path.join(root, "test-re
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const P = quick
   ? { steps: [60, 150], probeN: 20, controlWarm: 5, exchangeN: 20, exchangeSample: 10, exchangeCapMs: 10_000, seedCapMs: 20_000, samples: 10, searchSamples: 5, streamers: 10, levels: [20], concCapMs: 20_000, iterations: 2, browserAt: 150, scrollCapMs: 8_000, storeSizes: [300], storeSamples: 5 }
-  : { steps: [1_000, 10_000, 100_000], probeN: 1_000, controlWarm: 100, exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 100, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000, storeSizes: [10_000, 100_000], storeSamples: 40 };
+  : { steps: [1_000, 10_000, 100_000], probeN: 1_000, controlWarm: 100, exchangeN: 1_000, exchangeSample: 500, exchangeCapMs: 90_000, seedCapMs: 420_000, samples: 400, searchSamples: 60, streamers: 50, levels: [50, 100, 200], concCapMs: 120_000, iterations: 20, browserAt: 10_000, scrollCapMs: 90_000, storeSizes: [10_000, 100_000], storeSamples: 40 };
 if (capArg) P.seedCapMs = Number(capArg.slice(6)) * 1000;
 // A full run gives Threadline up to 1,200 s, which reaches 100k at >= 85/s on a 2-core machine like
 // this one (the dev server's 420 s is as far as it goes); --cap or --cap-threadline overrides it.
@@ -183,7 +183,8 @@ batch on the control just before and just after it (outside the creating budget)
 control's) is what N costs with this machine's speed of that minute divided out (langgraph dev keeps its state in
 one folder of the repo, so it runs alone and gets no control). At each N the first page is also timed
 taking turns with the same request on the control (which goes first alternates; the control first gets as many untimed
-pages as this server has just served), so the two p50s share their minutes. The "runs streaming" of workload 2 are
+pages as this server has just served), so the two p50s share their minutes. Each reading of the first page and \`GET /info\` times
+${P.samples} of each after a few untimed (\`GET /info\` then the page, pair after pair; or the page taking turns with the control). The "runs streaming" of workload 2 are
 ${P.streamers} threads each running one streamed run after another (100 ms to the first token, then one word every
 20 ms; Threadline with MAX_CONCURRENT_RUNS=64, so all of them stream at once rather than 8 with the rest queued). The concurrency runs use the built-in offline model at 20 ms per token and MAX_CONCURRENT_RUNS=256
 (Threadline's default of 8 would queue them by design; langgraph dev runs with its defaults). The title timings
