@@ -202,7 +202,7 @@ const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 // The hand notes of earlier runs stay (the tables they speak of stay in git, named in their heading).
 const earlier = out.endsWith("RESULTS.md") && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
-fs.writeFileSync(out, earlier ? keepHandNotes(earlier, md, resultsCommit()) : md);
+fs.writeFileSync(out, earlier ? keepHandNotes(earlier, md, resultsCommit(earlier)) : md);
 console.log(`\nwrote ${path.relative(root, out)} in ${minutes} min`);
 if (errors.length) {
   console.log(`\n${errors.length} workload error(s):\n${errors.slice(0, 20).map((e) => `  ${e}`).join("\n")}`);

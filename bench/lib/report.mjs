@@ -214,10 +214,16 @@ function sh(cmd, args) {
   }
 }
 
-/** The commit whose bench/RESULTS.md is the file on disk (HEAD's, unchanged), or null. */
-export function resultsCommit() {
-  const same = sh("git", ["diff", "--quiet", "HEAD", "--", "bench/RESULTS.md"]) === "";
-  return same ? sh("git", ["rev-parse", "--short", "HEAD"]) : null;
+/** RESULTS.md's generated part: everything above the first hand-written notes section. */
+export const generatedPart = (text) => {
+  const start = text.search(/^## Notes on /m);
+  return (start < 0 ? text : text.slice(0, start)).trim();
+};
+
+/** The commit whose bench/RESULTS.md holds the same tables as `current` (HEAD's; notes may differ), or null. */
+export function resultsCommit(current) {
+  const atHead = sh("git", ["show", "HEAD:bench/RESULTS.md"]);
+  return atHead !== "?" && generatedPart(atHead) === generatedPart(current) ? sh("git", ["rev-parse", "--short", "HEAD"]) : null;
 }
 
 /** HEAD, and whether tracked files differed from it: read when the run starts, not when it ends. */
@@ -283,13 +289,15 @@ const NOTES_NOW = "## Notes on this run (written by hand after it)";
 export function keepHandNotes(previous, fresh, tablesAt) {
   const start = previous.search(/^## Notes on /m);
   if (start < 0) return fresh;
-  const prevCommit = previous.match(/; commit ([0-9a-f]{7,40})/)?.[1];
-  const prevRun = prevCommit ? `${prevCommit}'s run` : "the previous run";
+  // The last run's commit, from its own header (never from the notes, which quote other commits).
+  const [, prevCommit, dirty] = previous.slice(0, start).match(/^- \*\*Versions:\*\*.*; commit ([0-9a-f]{7,40})( with uncommitted changes)?/m) ?? [];
+  const prevRun = prevCommit ? `${prevCommit}'s run${dirty ? " (with uncommitted changes)" : ""}` : "the previous run";
   const where = tablesAt ? `its tables: \`git show ${tablesAt}:bench/RESULTS.md\`` : "its tables were not committed";
   let tail = previous.slice(start);
   // The run that was "before this one" is now before the previous one.
   tail = tail.replace(/^(## Notes on [^\n]*)\(the full run before this one;/m, `$1(the full run before ${prevCommit ?? "the previous"}'s;`);
-  tail = tail.startsWith(NOTES_NOW) ? `## Notes on ${prevRun} (the full run before this one; ${where})${tail.slice(NOTES_NOW.length)}` : tail;
+  // The last run's own section, its heading as written (reworded by hand or not).
+  tail = tail.replace(/^## Notes on this run\b[^\n]*/, `## Notes on ${prevRun} (the full run before this one; ${where})`);
   return `${fresh.trimEnd()}\n\n${NOTES_NOW}\n\n- None yet.\n\n${tail}`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storeStatus } from "../workloads/store.mjs";
-import { keepHandNotes, recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
+import { generatedPart, keepHandNotes, recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
 
 const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
 const fig = (n, name, p50) => ({ n, name, p50, p95: p50 * 1.5 });
@@ -149,6 +149,22 @@ describe("a full run keeps the hand notes of the runs before it", () => {
       "## Notes on def5678's run (the full run before this one; its tables were not committed)",
       "## Notes on abc1234's run (the full run before def5678's; its tables: `git show 3333333:bench/RESULTS.md`)",
     ]);
+  });
+
+  it("takes the last run's commit from its header, not from a commit its notes quote, and keeps a reworded heading's place", () => {
+    const before = `${generated("abc1234 with uncommitted changes", "2.1 ms")}\n## Notes on this run (by hand, late)\n\n- see the line ending in ; commit deadbee\n`;
+    const out = keepHandNotes(before, generated("def5678", "1.9 ms"), null);
+    expect(out.match(/^## Notes on .*$/gm)).toEqual([
+      "## Notes on this run (written by hand after it)",
+      "## Notes on abc1234's run (with uncommitted changes) (the full run before this one; its tables were not committed)",
+    ]);
+  });
+
+  it("compares only the tables when it asks whether they are committed: notes edited since do not count", () => {
+    const committed = `${generated("abc1234", "2.1 ms")}\n${notesOf("first draft")}`;
+    expect(generatedPart(`${generated("abc1234", "2.1 ms")}\n${notesOf("edited during the next run")}`)).toBe(generatedPart(committed));
+    expect(generatedPart(`${generated("abc1234", "2.2 ms")}\n${notesOf("first draft")}`)).not.toBe(generatedPart(committed));
+    expect(generatedPart(generated("abc1234", "2.1 ms"))).toBe(generated("abc1234", "2.1 ms").trim());
   });
 
   it("writes the fresh file alone when there were no notes", () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
     if (req.url === "/threads/t1" && req.method === "DELETE") {
       res.writeHead(204).end();
     } else if (req.url === "/threads/t1") {
-      res.writeHead(200, { "content-type": "application/json", "x-two": ["a", "b"] });
+      res.writeHead(200, { "content-type": "application/json", "x-two": ["a", "b"], "set-cookie": ["a=1", "b=2"] });
       res.end(JSON.stringify({ thread_id: "t1", values: { title: "Sourdough" } }));
     } else if (req.url === "/threads" && req.method === "POST") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -63,6 +63,8 @@ describe("userClient: one user's SDK Client over a connection of its own", () =>
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/json");
       expect(res.headers.get("x-two")).toBe("a, b");
+      // Node hands set-cookie over as a list: each stays a header of its own, as fetch keeps them.
+      expect(res.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
       expect(await res.json()).toEqual({ thread_id: "t1", values: { title: "Sourdough" } });
     } finally {
       close();

@@ -64,7 +64,11 @@ const badCheckpoint = fc.oneof(
 );
 // Too long as the server counts it: 201+ characters after whitespace is collapsed and trimmed (a
 // raw string of 201+ units can be a short title: 200 spaces and "!" is the title "!").
-const tooLongTitle = fc.array(fc.constantFrom("a", "é", "中", "😀", "👍🏽", " x", "e\u0301"), { minLength: 201, maxLength: 400 }).map((parts) => parts.join(""));
+// Runs of whitespace and invisible characters between the parts are collapsed or dropped, never
+// bringing the count under 201: each part is at least one visible character.
+const tooLongTitle = fc
+  .tuple(fc.array(fc.constantFrom("a", "é", "中", "😀", "👍🏽", " x", "e\u0301"), { minLength: 201, maxLength: 400 }), fc.constantFrom("", " ", "  \t", "\u200b", " \u00ad "))
+  .map(([parts, between]) => parts.join(between));
 const badTitle = fc.oneof(fc.constantFrom("", "   ", "\u200B\u202E"), tooLongTitle, notString);
 const titleWrite = fc.record({ title: fc.string(), title_source: fc.constantFrom({ kind: "user" }, { kind: "model" }, "user") });
 const hostKey = fc.oneof(fc.constantFrom("title", "title_source", "jumpTo", "structuredResponse"), fc.string({ minLength: 1, maxLength: 12 }).filter((k) => k !== "messages"));
