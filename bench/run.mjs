@@ -198,10 +198,11 @@ client and levels against a process that does no work (bench/lib/stream-replay.m
 Threadline's recorded runs byte for byte at its recorded pace.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run's tables (and every run's hand notes); a run of some groups or one server kind goes beside the quick one.
-const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : path.join(root, "bench", "RESULTS.md");
+const resultsPath = path.join(root, "bench", "RESULTS.md");
+const out = quick ? path.join(root, "test-results", "bench-quick.md") : only || kindsArg ? path.join(root, "test-results", "bench-partial.md") : resultsPath;
 fs.mkdirSync(path.dirname(out), { recursive: true });
 // The hand notes of earlier runs stay (the tables they speak of stay in git, named in their heading).
-const earlier = out.endsWith("RESULTS.md") && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
+const earlier = out === resultsPath && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
 fs.writeFileSync(out, earlier ? keepHandNotes(earlier, md, resultsCommit(earlier)) : md);
 console.log(`\nwrote ${path.relative(root, out)} in ${minutes} min`);
 if (errors.length) {

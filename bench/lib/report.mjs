@@ -214,9 +214,12 @@ function sh(cmd, args) {
   }
 }
 
+/** Where RESULTS.md's hand-written notes begin (its first "## Notes on" heading), or -1. */
+const notesStart = (text) => text.search(/^## Notes on /m);
+
 /** RESULTS.md's generated part: everything above the first hand-written notes section. */
 export const generatedPart = (text) => {
-  const start = text.search(/^## Notes on /m);
+  const start = notesStart(text);
   return (start < 0 ? text : text.slice(0, start)).trim();
 };
 
@@ -279,6 +282,8 @@ ${Object.keys(store.results).length ? storeTable(store) : "No figures (see Error
 }
 
 const NOTES_NOW = "## Notes on this run (written by hand after it)";
+const NONE_YET = "None yet.";
+const NONE_WRITTEN = "No notes were written for this run.";
 
 /**
  * A full run rewrites bench/RESULTS.md's generated part; the notes written by hand under it are
@@ -287,7 +292,7 @@ const NOTES_NOW = "## Notes on this run (written by hand after it)";
  * and an empty notes section is opened for this run.
  */
 export function keepHandNotes(previous, fresh, tablesAt) {
-  const start = previous.search(/^## Notes on /m);
+  const start = notesStart(previous);
   if (start < 0) return fresh;
   // The last run's commit, from its own header (never from the notes, which quote other commits).
   const [, prevCommit, dirty] = previous.slice(0, start).match(/^- \*\*Versions:\*\*.*; commit ([0-9a-f]{7,40})( with uncommitted changes)?/m) ?? [];
@@ -298,7 +303,9 @@ export function keepHandNotes(previous, fresh, tablesAt) {
   tail = tail.replace(/^(## Notes on [^\n]*)\(the full run before this one;/m, `$1(the full run before ${prevCommit ?? "the previous"}'s;`);
   // The last run's own section, its heading as written (reworded by hand or not).
   tail = tail.replace(/^## Notes on this run\b[^\n]*/, `## Notes on ${prevRun} (the full run before this one; ${where})`);
-  return `${fresh.trimEnd()}\n\n${NOTES_NOW}\n\n- None yet.\n\n${tail}`;
+  // A run whose notes were never written says so, rather than "None yet." for good.
+  tail = tail.replace(/^(## Notes on [^\n]*\n+)- None yet\.\n/, `$1- ${NONE_WRITTEN}\n`);
+  return `${fresh.trimEnd()}\n\n${NOTES_NOW}\n\n- ${NONE_YET}\n\n${tail}`;
 }
 
 export function resultsMarkdown({ rec, p, m, command, startedAt, minutes, load, errors, method, store }) {

@@ -167,6 +167,15 @@ describe("a full run keeps the hand notes of the runs before it", () => {
     expect(generatedPart(generated("abc1234", "2.1 ms"))).toBe(generated("abc1234", "2.1 ms").trim());
   });
 
+  it("says a run's notes were never written when the next run comes and its section still says none yet", () => {
+    const once = keepHandNotes(`${generated("abc1234", "2.1 ms")}\n${notesOf("first")}`, generated("def5678", "1.9 ms"), "3333333");
+    expect(once).toContain("## Notes on this run (written by hand after it)\n\n- None yet.\n");
+    const twice = keepHandNotes(once, generated("9999999", "1.8 ms"), null);
+    expect(twice.match(/- None yet\./g)).toHaveLength(1);
+    expect(twice).toContain("## Notes on def5678's run (the full run before this one; its tables were not committed)\n\n- No notes were written for this run.\n");
+    expect(twice).toContain("- first");
+  });
+
   it("writes the fresh file alone when there were no notes", () => {
     expect(keepHandNotes(generated("abc1234", "2.1 ms"), generated("def5678", "1.9 ms"), "3333333")).toBe(generated("def5678", "1.9 ms"));
   });

@@ -38,7 +38,19 @@ beforeAll(async () => {
     ids.run_id.push(run.run_id);
     ids.checkpoint_id.push(...(await h.client.threads.getHistory(t)).map((s) => s.checkpoint.checkpoint_id!));
   }
-  await h.client.threads.updateState(ids.thread_id[0], { values: { title: "Pinned" } });
+  const [first] = ids.thread_id;
+  const fallback = (await h.client.threads.getState<{ title: string; title_source: unknown }>(first)).values;
+  await h.client.threads.updateState(first, { values: { title: "Pinned" } });
+  for (const t of ids.thread_id) {
+    const [head] = await h.client.threads.getHistory(t, { limit: 1 });
+    const now = (await h.client.threads.getState<{ title: string; title_source: unknown }>(t)).values;
+    validBodies.set(t, {
+      "POST /threads/:thread_id/state/checkpoint": { checkpoint: { checkpoint_id: head.checkpoint.checkpoint_id } },
+      // Undo of the rename on the pinned thread; elsewhere, the title it has (not a change, but a body the schema takes).
+      "POST /threads/:thread_id/title/restore":
+        t === first ? { title: fallback.title, title_source: fallback.title_source, expected: { title: "Pinned", title_source: now.title_source } } : { title: now.title, title_source: now.title_source, expected: null },
+    });
+  }
   ids.thread_id.push("0b5c3f5e-0000-4000-8000-000000000000"); // well-formed, unknown
 }, 60_000);
 afterAll(async () => h.close());
@@ -117,7 +129,11 @@ const BODY_FIELDS: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
     as_node: fc.oneof(notString, fc.constantFrom("__copy__", "__input__", "nope", "tools", "constructor", "toString", "__proto__")),
     checkpoint: badCheckpoint,
   },
-  "POST /threads/:thread_id/state/checkpoint": { checkpoint: badCheckpoint, select: notObject },
+  "POST /threads/:thread_id/state/checkpoint": {
+    checkpoint: badCheckpoint,
+    // Not `[]`: an empty select is a valid one.
+    select: fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant({}), fc.array(fc.integer(), { minLength: 1, maxLength: 3 }), fc.constant(Array.from({ length: 33 }, (_, i) => `f${i}`)), fc.constant(["x".repeat(201)])),
+  },
   "POST /threads/:thread_id/history": {
     limit: badInt(1, 1000),
     before: fc.oneof(fc.integer(), badIdText),
@@ -153,7 +169,16 @@ const routeArb = fc.constantFrom(...ROUTES);
 const fillPath = (pattern: string, pick: (param: string) => string) =>
   pattern.replace(/:([a-z_]+)/g, (_, p: string) => encodeURIComponent(pick(p)));
 const validPath = (pattern: string) => fc.nat().map((n) => fillPath(pattern, (p) => ids[p as keyof typeof ids]?.[n % ids[p as keyof typeof ids].length] ?? "x"));
-const plausibleBody = (key: string) => BASE_BODY[key] ?? {};
+/**
+ * Per seeded thread, a body the route takes on that thread as it is, so that the one field a
+ * request replaces is what refuses it (checked at the end of the property test).
+ */
+const validBodies = new Map<string, Record<string, Record<string, unknown>>>();
+const threadOfPath = (path: string) => {
+  const [root, id] = path.split("/").filter(Boolean);
+  return root === "threads" && id ? decodeURIComponent(id) : "";
+};
+const plausibleBody = (key: string, path: string) => validBodies.get(threadOfPath(path))?.[key] ?? BASE_BODY[key] ?? {};
 const json = { "content-type": "application/json" };
 
 function matchesRoute(method: string, path: string) {
@@ -170,7 +195,7 @@ const defects: fc.Arbitrary<Req>[] = [
     const params = [...pattern.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
     const target = params[n % params.length];
     const path = fillPath(pattern, (p) => (p === target ? bad : (ids[p as keyof typeof ids]?.[0] ?? "x")));
-    return { method, path, headers: json, body: method === "GET" ? undefined : JSON.stringify(plausibleBody(`${method} ${pattern}`)) };
+    return { method, path, headers: json, body: method === "GET" ? undefined : JSON.stringify(plausibleBody(`${method} ${pattern}`, path)) };
   }),
   // A method the path does not serve (HEAD is GET, so it is not a wrong method).
   routeArb.chain(([, pattern]) =>
@@ -181,12 +206,14 @@ const defects: fc.Arbitrary<Req>[] = [
   ),
   // Malformed JSON: a strict prefix of a JSON object is never valid JSON.
   fc.tuple(routeArb.filter(([m]) => m !== "GET"), fc.nat(), fc.jsonValue({ maxDepth: 2 })).chain(([[method, pattern], , extra]) => {
-    const text = JSON.stringify({ ...plausibleBody(`${method} ${pattern}`), extra });
-    return fc.tuple(validPath(pattern), fc.integer({ min: 1, max: text.length - 1 })).map(([path, cut]) => ({ method, path, headers: json, body: text.slice(0, cut) }));
+    return validPath(pattern).chain((path) => {
+      const text = JSON.stringify({ ...plausibleBody(`${method} ${pattern}`, path), extra });
+      return fc.integer({ min: 1, max: text.length - 1 }).map((cut) => ({ method, path, headers: json, body: text.slice(0, cut) }));
+    });
   }),
   // A body that is not JSON-typed.
   fc.tuple(routeArb.filter(([m]) => m !== "GET"), fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/jsonp", "json", "")).chain(([[method, pattern], type]) =>
-    validPath(pattern).map((path) => ({ method, path, headers: type ? { "content-type": type } : undefined, body: JSON.stringify(plausibleBody(`${method} ${pattern}`)) })),
+    validPath(pattern).map((path) => ({ method, path, headers: type ? { "content-type": type } : undefined, body: JSON.stringify(plausibleBody(`${method} ${pattern}`, path)) })),
   ),
   // Over the cap, streamed with a Content-Length that lies (or none).
   fc.tuple(routeArb.filter(([m]) => m !== "GET"), fc.constantFrom(undefined, "5", "0")).chain(([[method, pattern], length]) =>
@@ -205,7 +232,7 @@ const defects: fc.Arbitrary<Req>[] = [
     const [method, pattern] = key.split(" ");
     const fields = BODY_FIELDS[key];
     return fc.tuple(validPath(pattern), fc.constantFrom(...Object.keys(fields))).chain(([path, field]) =>
-      fields[field].map((value) => ({ method, path, headers: json, body: JSON.stringify({ ...plausibleBody(key), [field]: value }) })),
+      fields[field].map((value) => ({ method, path, headers: json, body: JSON.stringify({ ...plausibleBody(key, path), [field]: value }) })),
     );
   }),
   // A query parameter it must refuse.
@@ -253,6 +280,15 @@ it(`${RUNS} malformed requests across every route: only 4xx with {detail}, the s
   );
   expect(sent).toBeGreaterThanOrEqual(RUNS);
   expect(await snapshot()).toEqual(before);
+
+  // The bodies a defect was set into are taken as they are (so the defect is what was refused).
+  for (const [t, bodies] of validBodies) {
+    for (const [key, body] of Object.entries(bodies)) {
+      const path = key.split(" ")[1].replace(":thread_id", t);
+      const res = await h.api.handle(new Request(API_URL + path, { method: "POST", headers: json, body: JSON.stringify(body) }));
+      expect(res.status, `${key} on ${t}: ${await res.text()}`).toBe(200);
+    }
+  }
 
   // Still serving: reads, then a real run on a seeded thread.
   expect((await h.client.threads.search({ metadata: { project: "fuzz" } })).length).toBe(3);
