@@ -124,21 +124,26 @@ if (wanted("stream")) {
     await withTarget(kind, { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" }, async (t) => {
       const r = await runConcurrency(t, { levels: P.levels, capMs: P.concCapMs }, rec);
       if (kind !== "threadline") return r;
-      // The floor: the same client against a server doing no work, replaying one of this server's
-      // runs at its recorded pace (bench/lib/stream-replay.mjs), right after.
-      let replay;
-      try {
-        replay = await startReplayOf(t);
-        const noteOf = (key, note) =>
-          key.endsWith(".first") ? `replaying a run of ${replay.about}` : key.endsWith(".gap") ? `includes the recorded run's own pace (20 ms a token; its largest gap ${replay.largestGap.toFixed(1)} ms)` : note;
-        const into = { value: (key, _on, v, note) => rec.value(`floor.${key}`, t, v, noteOf(key, note)) };
-        const floor = await runConcurrency(replay, { levels: P.levels, capMs: P.concCapMs }, into);
-        return { errors: [...r.errors, ...floor.errors.map((e) => `the replay: ${e}`)] };
-      } catch (err) {
-        return { errors: [...r.errors, `the streams' floor (a replay doing no work): ${err.message}`] };
-      } finally {
-        replay?.stop();
+      // The floors: the same client against a server doing no work, replaying one of this server's
+      // runs at its recorded pace (bench/lib/stream-replay.mjs), right after; then the same replay
+      // served by a Next app doing no work (what `next start` alone costs the streams).
+      const errors = [...r.errors];
+      for (const [prefix, next] of [["floor.", false], ["floor.next.", true]]) {
+        let replay;
+        try {
+          replay = await startReplayOf(t, { next });
+          const noteOf = (key, note) =>
+            key.endsWith(".first") ? `replaying a run of ${replay.about}` : key.endsWith(".gap") ? `includes the recorded run's own pace (20 ms a token; its largest gap ${replay.largestGap.toFixed(1)} ms)` : note;
+          const into = { value: (key, _on, v, note) => rec.value(`${prefix}${next ? key.replace(/^conc\./, "") : key}`, t, v, noteOf(key, note)) };
+          const floor = await runConcurrency(replay, { levels: P.levels, capMs: P.concCapMs }, into);
+          errors.push(...floor.errors.map((e) => `${replay.name}: ${e}`));
+        } catch (err) {
+          errors.push(`the streams' floor (${next ? "a Next app replaying, no work" : "a replay doing no work"}): ${err.message}`);
+        } finally {
+          await replay?.stop();
+        }
       }
+      return { errors };
     });
   }
 }
@@ -195,7 +200,9 @@ reading on a Next app that does no work (bench/lib/bare-next.mjs: one route hand
 path, built and run by \`next start\` like Threadline, answering Threadline's own /info and first-page
 bytes, copied at the first N). The floor for the concurrent streams: right after Threadline's, the same
 client and levels against a process that does no work (bench/lib/stream-replay.mjs), replaying one of
-Threadline's recorded runs byte for byte at its recorded pace.`;
+Threadline's recorded runs byte for byte at its recorded pace; then the same replay from the Next app
+that does no work (its route handler streams the recorded chunks at their pace), built and run by
+\`next start\` as Threadline is.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run's tables (and every run's hand notes); a run of some groups or one server kind goes beside the quick one.
 const resultsPath = path.join(root, "bench", "RESULTS.md");

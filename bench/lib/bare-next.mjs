@@ -1,5 +1,5 @@
 // A Next app that does no work: one catch-all route handler at Threadline's API path that answers
-// GET …/info and any POST with bodies fixed at start. Built and served like Threadline (`next
+// GET …/info and any POST with bodies fixed at start (or replays a recorded run's stream). Built and served like Threadline (`next
 // build`, `next start -H 127.0.0.1`), with the same next version, bundler and settings that touch a
 // response (poweredByHeader off; the same `Cache-Control: no-transform` on loopback that keeps
 // Next's gzip off Threadline's answers). What it costs is what any answer through `next start`
@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { freePort, root, stopGroup, treeCpuSeconds, waitUntilUp } from "./targets.mjs";
+import { freePort, root, stopGroup, treeCpuSeconds, treeRssMb, waitUntilUp } from "./targets.mjs";
 
 /** Writes and builds the bare app (~20 s); start it with startBareNext once the bodies are known. */
 export function buildBareNext() {
@@ -40,7 +40,32 @@ export function buildBareNext() {
       "}",
       "export async function POST(req) {",
       "  await req.text();",
+      '  const rec = body("stream");',
+      '  if (rec && req.nextUrl.pathname.endsWith("/threads")) return Response.json({ ...rec.thread, thread_id: crypto.randomUUID() });',
+      '  if (rec && req.nextUrl.pathname.endsWith("/runs/stream")) return new Response(replay(rec, req.signal), { headers: rec.streamHeaders });',
       '  return new Response(body("page"), { headers: HEADERS });',
+      "}",
+      "// A recorded run's chunks at their recorded pace; every chunk that is due goes out at once.",
+      "function replay(rec, signal) {",
+      "  const start = performance.now();",
+      "  const bytes = rec.chunks.map((c) => new TextEncoder().encode(c.text));",
+      "  let i = 0;",
+      "  let timer;",
+      "  return new ReadableStream({",
+      "    start(controller) {",
+      "      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });",
+      "      const next = () => {",
+      "        while (i < bytes.length && rec.chunks[i].at <= performance.now() - start) controller.enqueue(bytes[i++]);",
+      "        const due = i < bytes.length ? rec.chunks[i].at : rec.endAt;",
+      "        if (i === bytes.length && due <= performance.now() - start) controller.close();",
+      "        else timer = setTimeout(next, due - (performance.now() - start));",
+      "      };",
+      "      next();",
+      "    },",
+      "    cancel() {",
+      "      clearTimeout(timer);",
+      "    },",
+      "  });",
       "}",
       "",
     ].join("\n"),
@@ -71,11 +96,14 @@ function bareEnv() {
 /**
  * Starts the app built in `dir` answering `info` and `page`: a bench target (the SDK client and
  * apiUrl the workloads use). stop() also removes `dir`.
- * @param {string} dir @param {{ info: string, page: string }} bodies
+ * With `stream` (a recording from stream-replay.mjs's `record`), `POST …/threads` answers its
+ * thread and `POST …/runs/stream` replays its chunks at their recorded pace, as replay-server.mjs
+ * does without Next.
+ * @param {string} dir @param {{ info: string, page: string, stream?: object }} bodies
  */
-export async function startBareNext(dir, { info, page }) {
+export async function startBareNext(dir, { info, page, stream }) {
   const bodies = path.join(dir, "bodies.json");
-  fs.writeFileSync(bodies, JSON.stringify({ info, page }));
+  fs.writeFileSync(bodies, JSON.stringify({ info, page, stream }));
   const port = await freePort();
   const child = spawn(nextBin(dir), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir, env: { ...bareEnv(), BARE_NEXT_BODIES: bodies }, stdio: "ignore", detached: true });
   const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
@@ -96,6 +124,7 @@ export async function startBareNext(dir, { info, page }) {
     pageBody: page,
     client: new Client({ apiUrl, callerOptions: { maxRetries: 0 } }),
     cpuSeconds: () => treeCpuSeconds(child.pid),
+    rssMb: () => treeRssMb(child.pid),
     stop,
   };
 }

@@ -63,6 +63,8 @@ export function tableRows(p) {
     rows.push([`conc.${c}.rss`, `6 ${c} concurrent streams`, "server RSS peak", "MB", "lower"]);
     rows.push([`floor.conc.${c}.first`, `6 ${c} streams from a server doing no work`, "first event p50", "ms", "none"]);
     rows.push([`floor.conc.${c}.gap`, `6 ${c} streams from a server doing no work`, "inter-event gap p99", "ms", "none"]);
+    rows.push([`floor.next.${c}.first`, `6 ${c} streams from a Next app doing no work`, "first event p50", "ms", "none"]);
+    rows.push([`floor.next.${c}.gap`, `6 ${c} streams from a Next app doing no work`, "inter-event gap p99", "ms", "none"]);
   }
   rows.push(["ui.painted", "7 sidebar in Chromium", "first row painted after navigation", "ms", "none"]);
   rows.push(["ui.visible", "7 sidebar in Chromium", "first row seen by a per-frame poll", "ms", "none"]);
@@ -180,11 +182,13 @@ export function verdicts(rec, p, store) {
   }
   const top = p.levels.at(-1);
   if (rec.get(`conc.${top}.errors`) !== undefined) {
-    // The same client against a server doing no work (a replay of one of Threadline's runs), beside each.
+    // The same client against a server doing no work (a replay of one of Threadline's runs), and
+    // against the same replay through a Next app doing no work, beside each.
     const floor = (what) => {
       const v = rec.get(`floor.conc.${top}.${what}`);
       const why = what === "gap" ? note(`floor.conc.${top}.gap`) : "";
-      return v === undefined ? "" : `; a server doing no work: ${fmtMs(v)} ms${why ? ` (${why})` : ""}`;
+      const next = rec.get(`floor.next.${top}.${what}`);
+      return `${v === undefined ? "" : `; a server doing no work: ${fmtMs(v)} ms${why ? ` (${why})` : ""}`}${next === undefined ? "" : `; a Next app doing no work: ${fmtMs(next)} ms`}`;
     };
     judge(`${top} concurrent streams: first event p50 ≤ 100 ms`, rec.get(`conc.${top}.first`) <= 100, `${fmtMs(rec.get(`conc.${top}.first`))} ms${floor("first")}`);
     judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms${floor("gap")}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storeStatus } from "../workloads/store.mjs";
-import { generatedPart, keepHandNotes, recorder, resultsMarkdown, storeTable, verdicts } from "./report.mjs";
+import { generatedPart, keepHandNotes, recorder, resultsMarkdown, storeTable, table, verdicts } from "./report.mjs";
 
 const P = { steps: [], levels: [], exchangeN: 0, exchangeSample: 0, streamers: 0 };
 const fig = (n, name, p50) => ({ n, name, p50, p95: p50 * 1.5 });
@@ -120,6 +120,22 @@ describe("concurrent streams in the report", () => {
     // The no-work server's figure goes beside Threadline's where it was measured, and only there.
     expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("60.0 ms; a server doing no work: 52.0 ms (includes the recorded run's own pace (20 ms a token; its largest gap 31.0 ms))");
     expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("90.0 ms");
+  });
+
+  it("quotes the replay through a Next app doing no work beside the plain replay, and lists both floors' rows", () => {
+    const rec = recorder();
+    rec.value("conc.200.errors", TL, 0, "all done in 5s");
+    rec.value("conc.200.first", TL, 500);
+    rec.value("conc.200.gap", TL, 900);
+    rec.value("floor.conc.200.first", TL, 70, "replaying a run of 44 events");
+    rec.value("floor.next.200.first", TL, 180, "replaying a run of 44 events");
+    rec.value("floor.next.200.gap", TL, 81, "includes the recorded run's own pace");
+    const v = verdicts(rec, { ...P, levels: [200] });
+    expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("500 ms; a server doing no work: 70.0 ms; a Next app doing no work: 180 ms");
+    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("900 ms; a Next app doing no work: 81.0 ms");
+    const rows = table(rec, { ...P, levels: [200] }).split("\n");
+    expect(rows.find((r) => r.startsWith("| 6 200 streams from a Next app doing no work | first event p50 |"))).toContain("| 180 ms |");
+    expect(rows.find((r) => r.startsWith("| 6 200 streams from a Next app doing no work | inter-event gap p99 |"))).toContain("no-work server: includes the recorded run's own pace");
   });
 });
 

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import { buildBareNext, startBareNext } from "./bare-next.mjs";
 import { root, treeRssMb } from "./targets.mjs";
 import { concurrentRun } from "../workloads/stream.mjs";
 
@@ -89,7 +90,7 @@ async function startReplay(file) {
  * for runConcurrency, with `about` (the recorded run's events, bytes, chunks and largest gap) and
  * `largestGap` for the notes.
  */
-export async function startReplayOf(tl, { even = false } = {}) {
+export async function startReplayOf(tl, { even = false, next = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stream-floor-"));
   const file = path.join(dir, "recording.json");
   let recording;
@@ -102,7 +103,9 @@ export async function startReplayOf(tl, { even = false } = {}) {
       recording.chunks = recording.chunks.map((c, i) => ({ ...c, at: i * step }));
     }
     fs.writeFileSync(file, JSON.stringify(recording));
-    replay = await startReplay(file);
+    // `next`: the same replay from a Next app doing no work (bare-next.mjs), built and served as
+    // Threadline is: what `next start` itself costs the streams, before any work of a server's.
+    replay = next ? await startBareNext(buildBareNext(), { info: "{}", page: "[]", stream: recording }) : await startReplay(file);
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -113,12 +116,12 @@ export async function startReplayOf(tl, { even = false } = {}) {
   const about = `${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${Math.max(...gaps).toFixed(1)} ms`;
   return {
     ...replay,
-    name: even ? "replay, even pace (no work)" : replay.name,
+    name: next ? "replay through a Next app (no work)" : even ? "replay, even pace (no work)" : replay.name,
     about,
     /** The recorded run's largest gap between two chunks (ms): every replayed stream repeats it. */
     largestGap: Math.max(...gaps),
-    stop: () => {
-      replay.stop();
+    stop: async () => {
+      await replay.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,10 +9,12 @@
 // the machine cost before any server work, plus the recorded run's own pacing (its largest gap
 // between two chunks is printed with it).
 //
-//   node bench/scripts/stream-client-floor.mjs [--levels=50,100,200] [--rounds=2] [--even]
+//   node bench/scripts/stream-client-floor.mjs [--levels=50,100,200] [--rounds=2] [--even] [--next]
 //
 // --even adds a second replay of the same chunks spread evenly over the recorded span (no jitter
-// of the recorded run's own), taking its turn with the other two.
+// of the recorded run's own), taking its turn with the others. --next adds the same replay served
+// by a Next app doing no work (bench/lib/bare-next.mjs, built and started as Threadline is): what
+// `next start` alone costs these streams.
 //
 // Needs a build (`npx next build`; built when missing or older than HEAD).
 import { sleep } from "../lib/stats.mjs";
@@ -28,11 +30,13 @@ ensureBuild();
 const tl = await startTarget("threadline", { OFFLINE_MODEL_DELAY_MS: "20", MAX_CONCURRENT_RUNS: "256" });
 let replay;
 let evenReplay;
+let nextReplay;
 try {
   replay = await startReplayOf(tl);
   console.log(`recorded run: ${replay.about}`);
   if (process.argv.includes("--even")) evenReplay = await startReplayOf(tl, { even: true });
-  const targets = [replay, ...(evenReplay ? [evenReplay] : []), tl];
+  if (process.argv.includes("--next")) nextReplay = await startReplayOf(tl, { next: true });
+  const targets = [replay, ...(evenReplay ? [evenReplay] : []), ...(nextReplay ? [nextReplay] : []), tl];
   const lines = [];
   for (let r = 1; r <= rounds; r++) {
     // Each round starts one further along, so no server always comes first or last.
@@ -51,8 +55,9 @@ try {
   console.log("|---|---|---|---|---|---|---|");
   for (const line of lines) console.log(line);
 } finally {
-  replay?.stop();
-  evenReplay?.stop();
+  await replay?.stop();
+  await evenReplay?.stop();
+  await nextReplay?.stop();
   await tl.stop();
 }
 process.exit(0);
