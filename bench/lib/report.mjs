@@ -60,6 +60,7 @@ export function tableRows(p) {
     rows.push([`conc.${c}.errors`, `6 ${c} concurrent streams`, "errors", "", "none"]);
     rows.push([`conc.${c}.first`, `6 ${c} concurrent streams`, "first event p50", "ms", "lower"]);
     rows.push([`conc.${c}.gap`, `6 ${c} concurrent streams`, "inter-event gap p99", "ms", "lower"]);
+    rows.push([`conc.${c}.gapLater`, `6 ${c} concurrent streams`, "gap p99 after each run's first gap", "ms", "lower"]);
     rows.push([`conc.${c}.rss`, `6 ${c} concurrent streams`, "server RSS peak", "MB", "lower"]);
     rows.push([`floor.conc.${c}.first`, `6 ${c} streams from a server doing no work`, "first event p50", "ms", "none"]);
     rows.push([`floor.conc.${c}.gap`, `6 ${c} streams from a server doing no work`, "inter-event gap p99", "ms", "none"]);
@@ -191,7 +192,10 @@ export function verdicts(rec, p, store) {
       return `${v === undefined ? "" : `; a server doing no work: ${fmtMs(v)} ms${why ? ` (${why})` : ""}`}${next === undefined ? "" : `; a Next app doing no work: ${fmtMs(next)} ms`}`;
     };
     judge(`${top} concurrent streams: first event p50 ≤ 100 ms`, rec.get(`conc.${top}.first`) <= 100, `${fmtMs(rec.get(`conc.${top}.first`))} ms${floor("first")}`);
-    judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms${floor("gap")}`);
+    // Each run's first gap is its wait to start; the figure without it says how the streaming itself went.
+    const later = rec.get(`conc.${top}.gapLater`);
+    const withoutFirst = later === undefined ? "" : `; without each run's first gap ${fmtMs(later)} ms`;
+    judge(`${top} concurrent streams: inter-event gap p99 ≤ 50 ms`, rec.get(`conc.${top}.gap`) <= 50, `${fmtMs(rec.get(`conc.${top}.gap`))} ms${withoutFirst}${floor("gap")}`);
   }
   if (rec.get("ui.visible") !== undefined) {
     // Visible = painted (Element Timing); the poll's figure (the DOM check's time, usually later) is printed beside it.

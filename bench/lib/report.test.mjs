@@ -122,19 +122,23 @@ describe("concurrent streams in the report", () => {
     expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("90.0 ms");
   });
 
-  it("quotes the replay through a Next app doing no work beside the plain replay, and lists both floors' rows", () => {
+  it("quotes the replay through a Next app doing no work beside the plain replay, and the gap without each run's first; lists their rows", () => {
     const rec = recorder();
     rec.value("conc.200.errors", TL, 0, "all done in 5s");
     rec.value("conc.200.first", TL, 500);
     rec.value("conc.200.gap", TL, 900);
+    rec.value("conc.200.gapLater", TL, 150);
     rec.value("floor.conc.200.first", TL, 70, "replaying a run of 44 events");
     rec.value("floor.next.200.first", TL, 180, "replaying a run of 44 events");
     rec.value("floor.next.200.gap", TL, 81, "includes the recorded run's own pace");
     const v = verdicts(rec, { ...P, levels: [200] });
     expect(v.find((x) => x.what.includes("first event"))?.figure).toBe("500 ms; a server doing no work: 70.0 ms; a Next app doing no work: 180 ms");
-    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("900 ms; a Next app doing no work: 81.0 ms");
+    expect(v.find((x) => x.what.includes("gap p99"))?.figure).toBe("900 ms; without each run's first gap 150 ms; a Next app doing no work: 81.0 ms");
+    // The gap without each run's first is a row of its own; the verdict stays on every gap.
+    expect(v.find((x) => x.what.includes("gap p99"))?.ok).toBe(false);
     const rows = table(rec, { ...P, levels: [200] }).split("\n");
     expect(rows.find((r) => r.startsWith("| 6 200 streams from a Next app doing no work | first event p50 |"))).toContain("| 180 ms |");
+    expect(rows.find((r) => r.startsWith("| 6 200 concurrent streams | gap p99 after each run's first gap |"))).toContain("| 150 ms |");
     expect(rows.find((r) => r.startsWith("| 6 200 streams from a Next app doing no work | inter-event gap p99 |"))).toContain("no-work server: includes the recorded run's own pace");
   });
 });
