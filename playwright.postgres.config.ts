@@ -8,8 +8,10 @@ import { nextStartServer } from "./e2e/next-server";
 /**
  * The core title scenarios against the built app on Postgres: `next start` with DATABASE_URL
  * pointing at a fresh database on the TEST_DATABASE_URL server (`npm test` starts one). Same specs and
- * page objects as playwright.config.ts, plus e2e/postgres/ (the rows really are in Postgres).
- * Port: E2E_PORT+80, clear of the main run's offsets (+50..+60) and the LangGraph run's (+70..+73).
+ * page objects as playwright.config.ts, plus e2e/postgres/ (the rows really are in Postgres; a
+ * second server on the same database stops at start).
+ * Port: E2E_PORT+80 (and +86 for that second server), clear of the main run's offsets (+50..+60,
+ * +81/+82) and the LangGraph run's (+70..+73).
  */
 const TEST_PG = process.env.TEST_DATABASE_URL?.trim();
 if (!TEST_PG) throw new Error("playwright.postgres.config.ts needs TEST_DATABASE_URL=postgres://…/postgres (a throwaway server: it creates a database there)");
@@ -71,9 +73,9 @@ export default defineConfig({
         "14-activity-order.spec.ts",
       ],
     },
-    // After the others (it compares the whole list with the database's rows, which a spec running
-    // beside it would change between the two reads).
-    { ...base.projects![0], name: "chromium-rows-in-postgres", testMatch: ["postgres/*.spec.ts"], dependencies: [base.projects![0].name!] },
+    // After the others (rows-in-postgres compares the whole list with the database's rows, which a
+    // spec running beside it would change between the two reads).
+    { ...base.projects![0], name: "chromium-postgres-only", testMatch: ["postgres/*.spec.ts"], dependencies: [base.projects![0].name!] },
   ],
   outputDir: process.env.E2E_OUTPUT_DIR ? `${process.env.E2E_OUTPUT_DIR}-postgres` : "test-results/e2e-postgres",
   use: { ...base.use, baseURL: process.env.E2E_BASE_URL },

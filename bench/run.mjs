@@ -8,7 +8,7 @@ import path from "node:path";
 import { keepHandNotes, machine, recorder, resultsCommit, resultsMarkdown, sourceRevision, storeTable, table, verdicts } from "./lib/report.mjs";
 import { buildBareNext, startBareNext } from "./lib/bare-next.mjs";
 import { startScriptedLLM } from "./lib/scripted-llm.mjs";
-import { startReplayOf } from "./lib/stream-replay.mjs";
+import { record, startReplay } from "./lib/stream-replay.mjs";
 import { ensureBuild, root, startTarget } from "./lib/targets.mjs";
 import { runBrowser } from "./workloads/browser.mjs";
 import { capturedBodies, label, modelPace, readLatencies, runScale } from "./workloads/scale.mjs";
@@ -46,6 +46,12 @@ const revision = sourceRevision();
 const load = { start: os.loadavg().map((l) => l.toFixed(1)).join(" ") };
 const wanted = (group) => !only || only.includes(group);
 
+// The Next app doing no work (bench/lib/bare-next.mjs), built once when a floor first needs it and
+// removed when the run ends: the first page's floor and the streams' floor both start it.
+let bareDir;
+const bareBuild = () => (bareDir ??= buildBareNext());
+process.on("exit", () => bareDir && fs.rmSync(bareDir, { recursive: true, force: true }));
+
 /** Starts `kind` with `env`, runs `work(target)`, always stops it; errors are collected, not thrown. */
 async function withTarget(kind, env, work, options = {}) {
   let target;
@@ -77,10 +83,10 @@ if (wanted("scale")) {
       const more = [];
       // Threadline's page against /info is also read on a Next app doing no work that answers
       // Threadline's own bytes (built first; started at the first N, once there is a page of 50 to copy).
-      let bareDir;
+      let built;
       if (kind === "threadline") {
         try {
-          bareDir = buildBareNext();
+          built = bareBuild();
         } catch (err) {
           more.push(`the first page's floor (a Next app doing no work): ${err.message}`);
         }
@@ -88,16 +94,13 @@ if (wanted("scale")) {
       let bare;
       // Warmed by 100 untimed pairs when it starts (Threadline is warm from its seeding by then).
       const startFloor = async (on) => {
-        const started = await startBareNext(bareDir, await capturedBodies(on));
+        const started = await startBareNext(built, await capturedBodies(on), { keepBuild: true });
         await readLatencies(started, 0, 100);
         return started;
       };
-      const floor = bareDir && (async (on) => (bare ??= await startFloor(on)));
+      const floor = built && (async (on) => (bare ??= await startFloor(on)));
       // langgraph dev keeps its state in one folder of the repo, so only Threadline gets a control.
-      const control = kind === "threadline" ? await startTarget("threadline", env).catch(async (err) => {
-        if (bareDir) fs.rmSync(bareDir, { recursive: true, force: true });
-        throw err;
-      }) : undefined;
+      const control = kind === "threadline" ? await startTarget("threadline", env) : undefined;
       const onStep = async (n, made) => {
         const due = n === P.browserAt || (made < n && n < P.browserAt);
         if (kind === "threadline" && due && wanted("browser")) {
@@ -111,8 +114,7 @@ if (wanted("scale")) {
         return { errors: [...r.errors, ...more] };
       } finally {
         await control?.stop();
-        if (bare) await bare.stop();
-        else if (bareDir) fs.rmSync(bareDir, { recursive: true, force: true });
+        await bare?.stop();
       }
     }, { profileDir });
   }
@@ -125,20 +127,26 @@ if (wanted("stream")) {
       const r = await runConcurrency(t, { levels: P.levels, capMs: P.concCapMs }, rec);
       if (kind !== "threadline") return r;
       // The floors: the same client against a server doing no work, replaying one of this server's
-      // runs at its recorded pace (bench/lib/stream-replay.mjs), right after; then the same replay
-      // served by a Next app doing no work (what `next start` alone costs the streams).
+      // runs at its recorded pace (bench/lib/stream-replay.mjs), right after; then the same
+      // recording served by the Next app doing no work (what `next start` alone costs the streams).
       const errors = [...r.errors];
-      for (const [prefix, next] of [["floor.", false], ["floor.next.", true]]) {
+      let recording;
+      try {
+        recording = await record(t);
+      } catch (err) {
+        return { errors: [...errors, `the streams' floors (recording a run to replay): ${err.message}`] };
+      }
+      for (const viaNext of [false, true]) {
         let replay;
         try {
-          replay = await startReplayOf(t, { next });
+          replay = await startReplay(recording, viaNext ? { viaNext, bareDir: bareBuild() } : {});
           const noteOf = (key, note) =>
-            key.endsWith(".first") ? `replaying a run of ${replay.about}` : key.endsWith(".gap") ? `includes the recorded run's own pace (20 ms a token; its largest gap ${replay.largestGap.toFixed(1)} ms)` : note;
-          const into = { value: (key, _on, v, note) => rec.value(`${prefix}${next ? key.replace(/^conc\./, "") : key}`, t, v, noteOf(key, note)) };
+            key.endsWith(".first") ? `replaying a run of ${replay.about}` : /\.gap(Later)?$/.test(key) ? `includes the recorded run's own pace (20 ms a token; its largest gap ${replay.largestGap.toFixed(1)} ms)` : note;
+          const into = { value: (key, _on, v, note) => rec.value(key.replace(/^conc\./, viaNext ? "floor.next." : "floor.conc."), t, v, noteOf(key, note)) };
           const floor = await runConcurrency(replay, { levels: P.levels, capMs: P.concCapMs }, into);
           errors.push(...floor.errors.map((e) => `${replay.name}: ${e}`));
         } catch (err) {
-          errors.push(`the streams' floor (${next ? "a Next app replaying, no work" : "a replay doing no work"}): ${err.message}`);
+          errors.push(`the streams' floor (${viaNext ? "the Next app doing no work, replaying" : "a replay doing no work"}): ${err.message}`);
         } finally {
           await replay?.stop();
         }
@@ -200,9 +208,9 @@ reading on a Next app that does no work (bench/lib/bare-next.mjs: one route hand
 path, built and run by \`next start\` like Threadline, answering Threadline's own /info and first-page
 bytes, copied at the first N). The floor for the concurrent streams: right after Threadline's, the same
 client and levels against a process that does no work (bench/lib/stream-replay.mjs), replaying one of
-Threadline's recorded runs byte for byte at its recorded pace; then the same replay from the Next app
-that does no work (its route handler streams the recorded chunks at their pace), built and run by
-\`next start\` as Threadline is.`;
+Threadline's recorded runs byte for byte at its recorded pace; then the same recording replayed by the
+Next app that does no work (its route handler streams the recorded chunks at their pace), built and run
+by \`next start\` as Threadline is.`;
 const md = resultsMarkdown({ rec, p: P, m: machine(revision), command, startedAt: startedAt.toISOString(), minutes, load, errors, method, store });
 // bench/RESULTS.md holds the last full run's tables (and every run's hand notes); a run of some groups or one server kind goes beside the quick one.
 const resultsPath = path.join(root, "bench", "RESULTS.md");

@@ -45,22 +45,24 @@ export function buildBareNext() {
       '  if (rec && req.nextUrl.pathname.endsWith("/runs/stream")) return new Response(replay(rec, req.signal), { headers: rec.streamHeaders });',
       '  return new Response(body("page"), { headers: HEADERS });',
       "}",
-      "// A recorded run's chunks at their recorded pace; every chunk that is due goes out at once.",
+      "// A recorded run's chunks at their recorded pace, as bench/scripts/replay-server.mjs sends them",
+      "// without Next (keep the two alike): every chunk that is due goes out at once. Encoded once.",
+      "let encoded;",
       "function replay(rec, signal) {",
-      "  const start = performance.now();",
-      "  const bytes = rec.chunks.map((c) => new TextEncoder().encode(c.text));",
+      "  const bytes = (encoded ??= rec.chunks.map((c) => new TextEncoder().encode(c.text)));",
+      "  const t0 = performance.now();",
       "  let i = 0;",
       "  let timer;",
       "  return new ReadableStream({",
       "    start(controller) {",
       "      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });",
-      "      const next = () => {",
-      "        while (i < bytes.length && rec.chunks[i].at <= performance.now() - start) controller.enqueue(bytes[i++]);",
+      "      const sendDue = () => {",
+      "        while (i < bytes.length && rec.chunks[i].at <= performance.now() - t0) controller.enqueue(bytes[i++]);",
       "        const due = i < bytes.length ? rec.chunks[i].at : rec.endAt;",
-      "        if (i === bytes.length && due <= performance.now() - start) controller.close();",
-      "        else timer = setTimeout(next, due - (performance.now() - start));",
+      "        if (i === bytes.length && due <= performance.now() - t0) controller.close();",
+      "        else timer = setTimeout(sendDue, due - (performance.now() - t0));",
       "      };",
-      "      next();",
+      "      sendDue();",
       "    },",
       "    cancel() {",
       "      clearTimeout(timer);",
@@ -95,13 +97,15 @@ function bareEnv() {
 
 /**
  * Starts the app built in `dir` answering `info` and `page`: a bench target (the SDK client and
- * apiUrl the workloads use). stop() also removes `dir`.
+ * apiUrl the workloads use). stop() also removes `dir`, unless `keepBuild` (its builder removes
+ * it; one build can then serve one started app after another).
  * With `stream` (a recording from stream-replay.mjs's `record`), `POST …/threads` answers its
  * thread and `POST …/runs/stream` replays its chunks at their recorded pace, as replay-server.mjs
  * does without Next.
  * @param {string} dir @param {{ info: string, page: string, stream?: object }} bodies
+ * @param {{ keepBuild?: boolean }} [options]
  */
-export async function startBareNext(dir, { info, page, stream }) {
+export async function startBareNext(dir, { info, page, stream }, { keepBuild = false } = {}) {
   const bodies = path.join(dir, "bodies.json");
   fs.writeFileSync(bodies, JSON.stringify({ info, page, stream }));
   const port = await freePort();
@@ -109,7 +113,7 @@ export async function startBareNext(dir, { info, page, stream }) {
   const apiUrl = `http://127.0.0.1:${port}/api/langgraph`;
   const stop = async () => {
     await stopGroup(child);
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!keepBuild) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitUntilUp(child, `${apiUrl}/info`, () => "(its output is not kept)", 30_000);

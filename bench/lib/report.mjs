@@ -64,8 +64,10 @@ export function tableRows(p) {
     rows.push([`conc.${c}.rss`, `6 ${c} concurrent streams`, "server RSS peak", "MB", "lower"]);
     rows.push([`floor.conc.${c}.first`, `6 ${c} streams from a server doing no work`, "first event p50", "ms", "none"]);
     rows.push([`floor.conc.${c}.gap`, `6 ${c} streams from a server doing no work`, "inter-event gap p99", "ms", "none"]);
+    rows.push([`floor.conc.${c}.gapLater`, `6 ${c} streams from a server doing no work`, "gap p99 after each run's first gap", "ms", "none"]);
     rows.push([`floor.next.${c}.first`, `6 ${c} streams from a Next app doing no work`, "first event p50", "ms", "none"]);
     rows.push([`floor.next.${c}.gap`, `6 ${c} streams from a Next app doing no work`, "inter-event gap p99", "ms", "none"]);
+    rows.push([`floor.next.${c}.gapLater`, `6 ${c} streams from a Next app doing no work`, "gap p99 after each run's first gap", "ms", "none"]);
   }
   rows.push(["ui.painted", "7 sidebar in Chromium", "first row painted after navigation", "ms", "none"]);
   rows.push(["ui.visible", "7 sidebar in Chromium", "first row seen by a per-frame poll", "ms", "none"]);
@@ -184,7 +186,7 @@ export function verdicts(rec, p, store) {
   const top = p.levels.at(-1);
   if (rec.get(`conc.${top}.errors`) !== undefined) {
     // The same client against a server doing no work (a replay of one of Threadline's runs), and
-    // against the same replay through a Next app doing no work, beside each.
+    // against the same recording replayed by a Next app doing no work, beside each.
     const floor = (what) => {
       const v = rec.get(`floor.conc.${top}.${what}`);
       const why = what === "gap" ? note(`floor.conc.${top}.gap`) : "";
@@ -312,7 +314,9 @@ export function keepHandNotes(previous, fresh, tablesAt) {
   // The last run's own section, its heading as written (reworded by hand or not).
   tail = tail.replace(/^## Notes on this run\b[^\n]*/, `## Notes on ${prevRun} (the full run before this one; ${where})`);
   // A run whose notes were never written says so, rather than "None yet." for good.
-  tail = tail.replace(/^(## Notes on [^\n]*\n+)- None yet\.\n/, `$1- ${NONE_WRITTEN}\n`);
+  // (Only when that is all the section holds: a note written under a "None yet." line stays a note.)
+  const noneYet = new RegExp(`^(## Notes on [^\\n]*\\n+)- ${NONE_YET.replace(".", "\\.")}\\n(\\s*)(?=## Notes on |$)`);
+  tail = tail.replace(noneYet, (_, heading, space) => `${heading}- ${NONE_WRITTEN}\n${space}`);
   return `${fresh.trimEnd()}\n\n${NOTES_NOW}\n\n- ${NONE_YET}\n\n${tail}`;
 }
 

@@ -194,6 +194,18 @@ describe("a full run keeps the hand notes of the runs before it", () => {
     expect(twice.match(/- None yet\./g)).toHaveLength(1);
     expect(twice).toContain("## Notes on def5678's run (the full run before this one; its tables were not committed)\n\n- No notes were written for this run.\n");
     expect(twice).toContain("- first");
+    expect(twice.endsWith("- first\n")).toBe(true);
+  });
+
+  it("keeps notes written under a \"None yet.\" line as they are", () => {
+    const once = keepHandNotes(`${generated("abc1234", "2.1 ms")}\n${notesOf("first")}`, generated("def5678", "1.9 ms"), "3333333");
+    const written = once.replace("- None yet.\n", "- None yet.\n- the gap p99 was made of each run's first gap\n");
+    const twice = keepHandNotes(written, generated("9999999", "1.8 ms"), null);
+    expect(twice).toContain("## Notes on def5678's run (the full run before this one; its tables were not committed)\n\n- None yet.\n- the gap p99 was made of each run's first gap\n");
+    expect(twice).not.toContain("No notes were written");
+    // The last section, never written, at the end of the file.
+    const last = keepHandNotes(generated("abc1234", "2.1 ms") + "\n## Notes on this run (written by hand after it)\n\n- None yet.\n", generated("def5678", "1.9 ms"), null);
+    expect(last.endsWith("## Notes on abc1234's run (the full run before this one; its tables were not committed)\n\n- No notes were written for this run.\n")).toBe(true);
   });
 
   it("writes the fresh file alone when there were no notes", () => {

@@ -1,8 +1,10 @@
-// A server that does no work for workload 6: one real run's stream recorded from Threadline (the
-// bench's request), then replayed byte for byte at its recorded pace by replay-server.mjs (a process
-// of its own, so the client's CPU and the server's stay apart, as with Threadline). What the replay
-// scores is what the SDK client, the connections and the machine cost before any server work, plus
-// the recorded run's own pacing. Used by bench/run.mjs and bench/scripts/stream-client-floor.mjs.
+// Servers that do no work for workload 6: one real run's stream recorded from Threadline (the
+// bench's request), then replayed byte for byte at its recorded pace, by replay-server.mjs (a bare
+// node:http process of its own, so the client's CPU and the server's stay apart, as with
+// Threadline) or by the Next app doing no work (bare-next.mjs, through `next start`). What a replay
+// scores is what the SDK client, the connections and the machine (and, for the Next app, Next)
+// cost before any server work, plus the recorded run's own pacing. Used by bench/run.mjs and
+// bench/scripts/stream-client-floor.mjs.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -59,7 +61,8 @@ export async function record(tl) {
   return { thread, streamHeaders: headers, chunks: chunks.map((c) => ({ at: c.at - first, text: c.text })), endAt: endAt - first };
 }
 
-async function startReplay(file) {
+/** replay-server.mjs serving the recording in `file`. */
+async function serveRecording(file) {
   const child = spawn(process.execPath, [path.join(root, "bench/scripts/replay-server.mjs"), file], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -85,44 +88,48 @@ async function startReplay(file) {
   };
 }
 
-/**
- * Records one run from `tl` (a started Threadline) and starts a replay server for it: a target
- * for runConcurrency, with `about` (the recorded run's events, bytes, chunks and largest gap) and
- * `largestGap` for the notes.
- */
-export async function startReplayOf(tl, { even = false, next = false } = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stream-floor-"));
-  const file = path.join(dir, "recording.json");
-  let recording;
-  let replay;
-  try {
-    recording = await record(tl);
-    // `even`: the same chunks spread evenly over the recorded span, without the recording's jitter.
-    if (even) {
-      const step = recording.chunks.at(-1).at / Math.max(1, recording.chunks.length - 1);
-      recording.chunks = recording.chunks.map((c, i) => ({ ...c, at: i * step }));
-    }
-    fs.writeFileSync(file, JSON.stringify(recording));
-    // `next`: the same replay from a Next app doing no work (bare-next.mjs), built and served as
-    // Threadline is: what `next start` itself costs the streams, before any work of a server's.
-    replay = next ? await startBareNext(buildBareNext(), { info: "{}", page: "[]", stream: recording }) : await startReplay(file);
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+/** What the notes say of a recording: its events, bytes, chunks and largest gap. */
+function describe(recording) {
   const events = recording.chunks.reduce((n, c) => n + (c.text.match(/^event: /gm)?.length ?? 0), 0);
   const bytes = recording.chunks.reduce((n, c) => n + Buffer.byteLength(c.text), 0);
   const gaps = recording.chunks.slice(1).map((c, i) => c.at - recording.chunks[i].at);
-  const about = `${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${Math.max(...gaps).toFixed(1)} ms`;
-  return {
-    ...replay,
-    name: next ? "replay through a Next app (no work)" : even ? "replay, even pace (no work)" : replay.name,
-    about,
-    /** The recorded run's largest gap between two chunks (ms): every replayed stream repeats it. */
-    largestGap: Math.max(...gaps),
-    stop: async () => {
-      await replay.stop();
+  const largestGap = Math.max(...gaps);
+  return { largestGap, about: `${events} events, ${bytes} bytes in ${recording.chunks.length} chunks over ${recording.endAt.toFixed(0)} ms; its largest gap between two chunks ${largestGap.toFixed(1)} ms` };
+}
+
+/** The same chunks spread evenly over the recorded span, without the recording's own jitter. */
+export function evenPaced(recording) {
+  const step = recording.chunks.at(-1).at / Math.max(1, recording.chunks.length - 1);
+  return { ...recording, chunks: recording.chunks.map((c, i) => ({ ...c, at: i * step })) };
+}
+
+/**
+ * Starts a server that does no work replaying `recording` (from `record`): a target for
+ * runConcurrency, with `about` (the recording's events, bytes, chunks and largest gap) and
+ * `largestGap` for the notes. By default replay-server.mjs, a bare node:http process; `viaNext`:
+ * the Next app doing no work (bare-next.mjs, built and served as Threadline is), so the two set
+ * apart what `next start` itself costs the streams. `bareDir`: a build of that app to use (kept at
+ * stop); without it one is built and removed at stop.
+ */
+export async function startReplay(recording, { viaNext = false, bareDir, name } = {}) {
+  const { about, largestGap } = describe(recording);
+  let replay;
+  if (viaNext) {
+    const dir = bareDir ?? buildBareNext();
+    replay = await startBareNext(dir, { info: "{}", page: "[]", stream: recording }, { keepBuild: Boolean(bareDir) });
+    replay.name = "replay through a Next app (no work)";
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stream-floor-"));
+    const file = path.join(dir, "recording.json");
+    fs.writeFileSync(file, JSON.stringify(recording));
+    try {
+      const served = await serveRecording(file);
+      replay = { ...served, stop: async () => (served.stop(), fs.rmSync(dir, { recursive: true, force: true })) };
+    } catch (err) {
       fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+      throw err;
+    }
+  }
+  // largestGap: the recorded run's largest gap between two chunks (ms), which every replayed stream repeats.
+  return Object.assign(replay, { about, largestGap, ...(name ? { name } : {}) });
 }

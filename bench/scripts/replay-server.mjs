@@ -2,7 +2,8 @@
 // A server that does no work: it answers `POST /threads` and `POST /threads/:id/runs/stream` with
 // bytes recorded from Threadline (see stream-client-floor.mjs), the stream's chunks at their
 // recorded pace. Run as its own process so that, as with Threadline, the client's CPU and the
-// server's are separate.
+// server's are separate. The Next app doing no work (bench/lib/bare-next.mjs) replays the same way
+// through `next start`: keep the two alike.
 //   node bench/scripts/replay-server.mjs <recording.json>   → prints "PORT <n>"
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";

@@ -18,7 +18,7 @@
 //
 // Needs a build (`npx next build`; built when missing or older than HEAD).
 import { sleep } from "../lib/stats.mjs";
-import { startReplayOf } from "../lib/stream-replay.mjs";
+import { evenPaced, record, startReplay } from "../lib/stream-replay.mjs";
 import { ensureBuild, startTarget } from "../lib/targets.mjs";
 import { runConcurrency } from "../workloads/stream.mjs";
 
@@ -32,10 +32,12 @@ let replay;
 let evenReplay;
 let nextReplay;
 try {
-  replay = await startReplayOf(tl);
+  // One recording for every replay, so they differ only in how it is served.
+  const recording = await record(tl);
+  replay = await startReplay(recording);
   console.log(`recorded run: ${replay.about}`);
-  if (process.argv.includes("--even")) evenReplay = await startReplayOf(tl, { even: true });
-  if (process.argv.includes("--next")) nextReplay = await startReplayOf(tl, { next: true });
+  if (process.argv.includes("--even")) evenReplay = await startReplay(evenPaced(recording), { name: "replay, even pace (no work)" });
+  if (process.argv.includes("--next")) nextReplay = await startReplay(recording, { viaNext: true });
   const targets = [replay, ...(evenReplay ? [evenReplay] : []), ...(nextReplay ? [nextReplay] : []), tl];
   const lines = [];
   for (let r = 1; r <= rounds; r++) {

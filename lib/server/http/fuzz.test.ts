@@ -39,16 +39,17 @@ beforeAll(async () => {
     ids.checkpoint_id.push(...(await h.client.threads.getHistory(t)).map((s) => s.checkpoint.checkpoint_id!));
   }
   const [first] = ids.thread_id;
-  const fallback = (await h.client.threads.getState<{ title: string; title_source: unknown }>(first)).values;
+  const beforePin = (await h.client.threads.getState<{ title: string; title_source: unknown }>(first)).values;
   await h.client.threads.updateState(first, { values: { title: "Pinned" } });
   for (const t of ids.thread_id) {
     const [head] = await h.client.threads.getHistory(t, { limit: 1 });
     const now = (await h.client.threads.getState<{ title: string; title_source: unknown }>(t)).values;
     validBodies.set(t, {
       "POST /threads/:thread_id/state/checkpoint": { checkpoint: { checkpoint_id: head.checkpoint.checkpoint_id } },
-      // Undo of the rename on the pinned thread; elsewhere, the title it has (not a change, but a body the schema takes).
+      // Undo of the rename on the pinned thread; elsewhere, the title it has. Either is taken (and
+      // writes a checkpoint), so they are sent as they are only after the snapshot's comparison.
       "POST /threads/:thread_id/title/restore":
-        t === first ? { title: fallback.title, title_source: fallback.title_source, expected: { title: "Pinned", title_source: now.title_source } } : { title: now.title, title_source: now.title_source, expected: null },
+        t === first ? { title: beforePin.title, title_source: beforePin.title_source, expected: { title: "Pinned", title_source: now.title_source } } : { title: now.title, title_source: now.title_source, expected: null },
     });
   }
   ids.thread_id.push("0b5c3f5e-0000-4000-8000-000000000000"); // well-formed, unknown
@@ -281,7 +282,8 @@ it(`${RUNS} malformed requests across every route: only 4xx with {detail}, the s
   expect(sent).toBeGreaterThanOrEqual(RUNS);
   expect(await snapshot()).toEqual(before);
 
-  // The bodies a defect was set into are taken as they are (so the defect is what was refused).
+  // The per-thread bodies a defect was set into (validBodies) are taken as they are, so there the
+  // defect is what was refused. (The other routes' base bodies are not sent here.)
   for (const [t, bodies] of validBodies) {
     for (const [key, body] of Object.entries(bodies)) {
       const path = key.split(" ")[1].replace(":thread_id", t);
