@@ -212,3 +212,82 @@ describe("a full run keeps the hand notes of the runs before it", () => {
     expect(keepHandNotes(generated("abc1234", "2.1 ms"), generated("def5678", "1.9 ms"), "3333333")).toBe(generated("def5678", "1.9 ms"));
   });
 });
+
+describe("the other targets in the report", () => {
+  const TL = { name: "Threadline" };
+  const judged = (fill, p = {}) => {
+    const rec = recorder();
+    fill(rec);
+    return verdicts(rec, { ...P, ...p });
+  };
+  const one = (v, start) => v.find((x) => x.what.startsWith(start));
+
+  it("create throughput: every later step at ≥ 80 % of the first, a dip at a middle N not hidden by the last", () => {
+    const steps = { steps: [1000, 10_000, 100_000] };
+    const flat = judged((r) => [[1000, 200], [10_000, 170], [100_000, 161]].forEach(([n, v]) => r.value(`create.${n}`, TL, v)), steps);
+    expect(one(flat, "create throughput flat")).toMatchObject({ ok: true, figure: "200/s at 1k → 170/s up to 10k, 161/s up to 100k (lowest 81 %)" });
+    const dip = judged((r) => [[1000, 200], [10_000, 150], [100_000, 190]].forEach(([n, v]) => r.value(`create.${n}`, TL, v)), steps);
+    expect(one(dip, "create throughput flat")).toMatchObject({ ok: false, figure: expect.stringContaining("(lowest 75 %)") });
+    // One step reached: nothing to judge.
+    expect(one(judged((r) => r.value("create.1000", TL, 200), steps), "create throughput flat")).toBeUndefined();
+  });
+
+  it("create + first exchange: each batch against the one at the warm N", () => {
+    const p = { steps: [1000, 10_000], exchangeN: 1000, exchangeSample: 500 };
+    const v = judged((r) => {
+      r.value("exchange.1000", TL, 50);
+      r.value("exchange.10000", TL, 39);
+    }, p);
+    expect(one(v, "create + first exchange throughput flat")).toMatchObject({ what: expect.stringContaining("each batch of 500 ≥ 80 % of the one at N=500"), ok: false, figure: "50/s at 500 → 39/s at 10k (lowest 78 %)" });
+  });
+
+  it("beside the control: the lowest ratio at any N decides, judged from two Ns on", () => {
+    const p = { steps: [1000, 10_000, 100_000], exchangeN: 1000, exchangeSample: 500 };
+    const v = judged((r) => {
+      [[1000, 1.01], [10_000, 0.79], [100_000, 0.95]].forEach(([n, x]) => r.value(`exchange.vscontrol.${n}`, TL, x));
+      [[1000, 0.96], [10_000, 0.9]].forEach(([n, x]) => r.value(`create.vscontrol.${n}`, TL, x));
+    }, p);
+    expect(one(v, "create + first exchange flat as N grows, beside")).toMatchObject({ ok: false, figure: "1.01× at 500, 0.79× at 10k, 0.95× at 100k" });
+    expect(one(v, "create + titled state flat as N grows, beside")).toMatchObject({ ok: true, figure: "0.96× at 1k, 0.90× at 10k" });
+    expect(one(judged((r) => r.value("create.vscontrol.1000", TL, 0.5), p), "create + titled state flat")).toBeUndefined();
+  });
+
+  it("title search through the SDK at the largest N reached, narrow and broad, ≤ 30 ms", () => {
+    const v = judged((r) => {
+      r.value("create.1000", TL, 100);
+      r.value("create.10000", TL, 100);
+      r.value("search.10000.narrow", TL, 12);
+      r.value("search.10000.broad", TL, 31);
+    }, { steps: [1000, 10_000] });
+    expect(one(v, "title search ≤ 30 ms p50, narrow")).toMatchObject({ what: expect.stringContaining("N=10k"), ok: true, figure: "12.0 ms" });
+    expect(one(v, "title search ≤ 30 ms p50, matching every thread")).toMatchObject({ ok: false, figure: "31.0 ms" });
+  });
+
+  it("the instant title must reach a values event before the first token", () => {
+    const at = (title, token) => one(judged((r) => (r.value("title.on.p50", TL, title), r.value("token.on.p50", TL, token))), "instant title on");
+    expect(at(18, 120)).toMatchObject({ ok: true, figure: "18.0 vs 120 ms" });
+    expect(at(120, 120).ok).toBe(false);
+  });
+
+  it("exactly one model call per conversation: the most and the fewest both 1", () => {
+    const calls = (max, note) => one(judged((r) => r.value("calls.on", TL, max, note)), "exactly 1 model call");
+    expect(calls(1, "min 1, max 1 over 20 conversations").ok).toBe(true);
+    expect(calls(2, "min 1, max 2 over 20 conversations").ok).toBe(false);
+    expect(calls(1, "min 0, max 1 over 20 conversations").ok).toBe(false);
+  });
+
+  it("the sidebar: painted ≤ 300 ms, ≤ 80 rows, no long task, and the scroll must have reached the end", () => {
+    const ui = ({ painted = 200, rows = 50, longtasks = 0, reached = true } = {}) =>
+      judged((r) => {
+        r.value("ui.painted", TL, painted, "10000 conversations");
+        r.value("ui.visible", TL, painted + 50);
+        r.value("ui.rows", TL, rows);
+        r.value("ui.longtasks", TL, longtasks, reached ? "reached the oldest of 10000 after 544 screens" : "stopped after 90 s");
+      }).filter((x) => x.what.startsWith("sidebar")).map((x) => x.ok);
+    expect(ui()).toEqual([true, true, true]);
+    expect(ui({ painted: 301 })).toEqual([false, true, true]);
+    expect(ui({ rows: 81 })).toEqual([true, false, true]);
+    expect(ui({ longtasks: 1 })).toEqual([true, true, false]);
+    expect(ui({ reached: false })).toEqual([true, true, false]);
+  });
+});

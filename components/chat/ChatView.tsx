@@ -29,6 +29,7 @@ import { DeletedNotice } from "./DeletedNotice";
 import { MessageList } from "./MessageList";
 import { OfflineBanner } from "./OfflineBanner";
 import { lastAnswerOffline } from "@/lib/chat/offline-answer";
+import { streamedAnswerOf } from "@/lib/chat/stopped-answer";
 
 const RUN_OPTIONS: { streamMode: StreamMode[]; streamResumable: boolean; onDisconnect: "continue" } = {
   streamMode: ["values", "messages-tuple"],
@@ -368,9 +369,14 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   // the composer rather than vanishing. (The embedded server keeps the message of a run stopped
   // before its first step, e.g. one that waited for a free slot: then nothing is put back.)
   const stopStream = stream.stop;
+  // The messages on screen, for Stop to read without a new handler on every token.
+  const shownMessages = useRef(stream.messages);
+  useEffect(() => {
+    shownMessages.current = stream.messages;
+  }, [stream.messages]);
   const stopKeepingQuestion = useCallback(async () => {
     const sent = lastSend.current;
-    const values = await stop(stopStream, sent?.id);
+    const values = await stop(stopStream, sent?.id, streamedAnswerOf(shownMessages.current));
     if (!sent || !values || lastSend.current !== sent) return;
     lastSend.current = null;
     if ((values.messages ?? []).some((m) => m.id === sent.id)) return;

@@ -1,5 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef } from "react";
+import { OUTSIDE_WRITE_NODE, stoppedAnswerToKeep, type StreamedAnswer } from "@/lib/chat/stopped-answer";
+import { usesStandardApi } from "./api-flavor";
 import { getBrowserClient } from "./sdk-client";
 import { runRegistry } from "./run-registry";
 import { inputMessageIds, isUnfinishedRun } from "./unsent";
@@ -18,9 +20,11 @@ const RUN_ID_WAIT_MS = 5_000;
  * A Stop pressed before the run has an id waits for it: cutting the stream first would leave a
  * run nobody cancels (runs continue when their client leaves).
  * Returns useStream's `onStop` option, `noteRun` (call it with every run this view starts or
- * joins) and the Stop handler (given useStream's `stop` and the id of the message this view sent
- * last, if any), which resolves to the thread's values as read back after the stop (null when
- * they could not be read).
+ * joins) and the Stop handler (given useStream's `stop`, the id of the message this view sent
+ * last, if any, and the answer on screen when Stop was pressed), which resolves to the thread's
+ * values as read back after the stop (null when they could not be read).
+ * In front of a LangGraph server, which keeps nothing of a cut-off answer, the answer on screen
+ * is written into the thread from here, marked stopped as Threadline's own server marks it.
  * With no run id in time (the request stalled, or its answer did), the thread's runs are read: a
  * run the server made for that message but this page never heard of is cancelled too, so Stop
  * never leaves it to answer later.
@@ -41,7 +45,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
   }, []);
 
   const stop = useCallback(
-    async (stopStream: () => Promise<void>, sentMessageId?: string): Promise<S | null> => {
+    async (stopStream: () => Promise<void>, sentMessageId?: string, streamed?: StreamedAnswer | null): Promise<S | null> => {
       const client = getBrowserClient();
       const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
       const run =
@@ -56,8 +60,17 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
       const id = run?.threadId ?? currentThread.current;
       if (!id) return null;
       if (!run && sentMessageId) await cancelRunsOf(id, sentMessageId);
-      const state = await client.threads.getState<S>(id).catch(() => null);
+      let state = await client.threads.getState<S>(id).catch(() => null);
       if (!state?.values) return null;
+      // A LangGraph server keeps nothing of a cut-off answer: the text the reader saw is written back here.
+      const keep = usesStandardApi() ? stoppedAnswerToKeep(((state.values as { messages?: unknown[] }).messages ?? []), streamed ?? null) : null;
+      if (keep) {
+        const kept = await client.threads
+          .updateState(id, { values: { messages: [keep] }, asNode: OUTSIDE_WRITE_NODE })
+          .then(() => client.threads.getState<S>(id))
+          .catch(() => null);
+        if (kept?.values) state = kept;
+      }
       mutateRef.current?.(state.values as Partial<S>);
       return state.values as S;
     },
