@@ -239,6 +239,10 @@ describe("the other targets in the report", () => {
       r.value("exchange.10000", TL, 39);
     }, p);
     expect(one(v, "create + first exchange throughput flat")).toMatchObject({ what: expect.stringContaining("each batch of 500 ≥ 80 % of the one at N=500"), ok: false, figure: "50/s at 500 → 39/s at 10k (lowest 78 %)" });
+    // Exactly 80 % is flat; a dip at a middle N decides.
+    const three = (mid) => one(judged((r) => [[1000, 50], [10_000, mid], [100_000, 50]].forEach(([n, x]) => r.value(`exchange.${n}`, TL, x)), { ...p, steps: [1000, 10_000, 100_000] }), "create + first exchange throughput flat");
+    expect(three(40).ok).toBe(true);
+    expect(three(39.9).ok).toBe(false);
   });
 
   it("beside the control: the lowest ratio at any N decides, judged from two Ns on", () => {
@@ -250,6 +254,8 @@ describe("the other targets in the report", () => {
     expect(one(v, "create + first exchange flat as N grows, beside")).toMatchObject({ ok: false, figure: "1.01× at 500, 0.79× at 10k, 0.95× at 100k" });
     expect(one(v, "create + titled state flat as N grows, beside")).toMatchObject({ ok: true, figure: "0.96× at 1k, 0.90× at 10k" });
     expect(one(judged((r) => r.value("create.vscontrol.1000", TL, 0.5), p), "create + titled state flat")).toBeUndefined();
+    const edge = judged((r) => [[1000, 1], [10_000, 0.8]].forEach(([n, x]) => r.value(`create.vscontrol.${n}`, TL, x)), p);
+    expect(one(edge, "create + titled state flat as N grows, beside").ok).toBe(true);
   });
 
   it("title search through the SDK at the largest N reached, narrow and broad, ≤ 30 ms", () => {
@@ -258,7 +264,7 @@ describe("the other targets in the report", () => {
       r.value("create.10000", TL, 100);
       r.value("search.10000.narrow", TL, 12);
       r.value("search.10000.broad", TL, 31);
-    }, { steps: [1000, 10_000] });
+    }, { steps: [1000, 10_000, 100_000] }); // 100k never reached: judged at the largest N reached
     expect(one(v, "title search ≤ 30 ms p50, narrow")).toMatchObject({ what: expect.stringContaining("N=10k"), ok: true, figure: "12.0 ms" });
     expect(one(v, "title search ≤ 30 ms p50, matching every thread")).toMatchObject({ ok: false, figure: "31.0 ms" });
   });
@@ -280,12 +286,13 @@ describe("the other targets in the report", () => {
     const ui = ({ painted = 200, rows = 50, longtasks = 0, reached = true } = {}) =>
       judged((r) => {
         r.value("ui.painted", TL, painted, "10000 conversations");
-        r.value("ui.visible", TL, painted + 50);
+        r.value("ui.visible", TL, painted > 300 ? 250 : painted + 100); // judged on the paint, not the poll
         r.value("ui.rows", TL, rows);
         r.value("ui.longtasks", TL, longtasks, reached ? "reached the oldest of 10000 after 544 screens" : "stopped after 90 s");
       }).filter((x) => x.what.startsWith("sidebar")).map((x) => x.ok);
     expect(ui()).toEqual([true, true, true]);
     expect(ui({ painted: 301 })).toEqual([false, true, true]);
+    expect(ui({ painted: 300, rows: 80 })).toEqual([true, true, true]);
     expect(ui({ rows: 81 })).toEqual([true, false, true]);
     expect(ui({ longtasks: 1 })).toEqual([true, true, false]);
     expect(ui({ reached: false })).toEqual([true, true, false]);

@@ -376,7 +376,7 @@ export function ChatView({ threadId: initialThreadId, initialValues, initialFact
   }, [stream.messages]);
   const stopKeepingQuestion = useCallback(async () => {
     const sent = lastSend.current;
-    const values = await stop(stopStream, sent?.id, streamedAnswerOf(shownMessages.current));
+    const values = await stop(stopStream, sent?.id, () => streamedAnswerOf(shownMessages.current));
     if (!sent || !values || lastSend.current !== sent) return;
     lastSend.current = null;
     if ((values.messages ?? []).some((m) => m.id === sent.id)) return;

@@ -19,9 +19,11 @@ test("Stop keeps the text written so far on the LangGraph server, marked stopped
   expect(kept.response_metadata?.threadline_stopped).toBe(true);
   expect(kept.content.startsWith(seen.trim().split(/\s+/).slice(0, 6).join(" "))).toBe(true);
   expect(kept.content).not.toMatch(/restart the server\.$/); // cut short, not the whole reply
-  // The run was cancelled, not left to finish: nothing but the kept text follows it.
+  // The run was cancelled, not left to finish: the kept text stays as it was, nothing after it.
   await page.waitForTimeout(1_500);
-  expect((await apiClient().threads.getState<{ messages: Msg[] }>(id)).values.messages).toHaveLength(2);
+  const later = (await apiClient().threads.getState<{ messages: Msg[] }>(id)).values.messages;
+  expect(later).toHaveLength(2);
+  expect(later[1]).toMatchObject({ id: kept.id, content: kept.content, response_metadata: { threadline_stopped: true } });
 
   await page.reload();
   await expect(chat.assistantMessages).toHaveCount(1);

@@ -1,3 +1,5 @@
+import { contentToText } from "@/lib/title";
+
 /**
  * The mark on an assistant message whose run was stopped (Stop, or another client's interrupt)
  * while it was being written: the server keeps the streamed text in state with
@@ -31,18 +33,11 @@ export interface StreamedAnswer {
 
 type MessageLike = { id?: unknown; type?: unknown; content?: unknown };
 
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((p) => (typeof p === "string" ? p : typeof (p as { text?: unknown })?.text === "string" ? (p as { text: string }).text : "")).join("")
-      : "";
-
 /** The last message of the view, if it is an assistant's answer with text: what Stop would keep. */
 export function streamedAnswerOf(messages: readonly unknown[]): StreamedAnswer | null {
   const last = messages.at(-1) as MessageLike | undefined;
   if (!last || (last.type !== "ai" && last.type !== "AIMessageChunk")) return null;
-  const text = textOf(last.content);
+  const text = contentToText(last.content);
   return text.trim() ? { id: typeof last.id === "string" && last.id ? last.id : null, text } : null;
 }
 
@@ -56,6 +51,6 @@ export function stoppedAnswerToKeep(stateMessages: readonly unknown[], streamed:
   if (streamed.id && stateMessages.some((m) => (m as MessageLike)?.id === streamed.id)) return null;
   // With no id to go by: the answer the thread ends with, if it holds that very text.
   const last = stateMessages.at(-1) as MessageLike | undefined;
-  if (!streamed.id && last?.type === "ai" && textOf(last.content) === streamed.text) return null;
+  if (!streamed.id && last?.type === "ai" && contentToText(last.content) === streamed.text) return null;
   return { type: "ai", ...(streamed.id ? { id: streamed.id } : {}), content: streamed.text, response_metadata: { [STOPPED_ANSWER_KEY]: true } };
 }

@@ -45,7 +45,7 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
   }, []);
 
   const stop = useCallback(
-    async (stopStream: () => Promise<void>, sentMessageId?: string, streamed?: StreamedAnswer | null): Promise<S | null> => {
+    async (stopStream: () => Promise<void>, sentMessageId?: string, streamedNow?: () => StreamedAnswer | null): Promise<S | null> => {
       const client = getBrowserClient();
       const stored = threadId ? runRegistry.getItem(`lg:stream:${threadId}`) : null;
       const run =
@@ -56,6 +56,8 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
               setTimeout(() => resolve(null), RUN_ID_WAIT_MS);
             });
       if (run) await client.runs.cancel(run.threadId, run.runId, true).catch(() => undefined);
+      // Read once the run has ended: the tokens that came while the cancel was under way count too.
+      const streamed = streamedNow?.() ?? null;
       await stopStream();
       const id = run?.threadId ?? currentThread.current;
       if (!id) return null;
@@ -63,13 +65,19 @@ export function useStopKeepingText<S extends Record<string, unknown>>(threadId: 
       let state = await client.threads.getState<S>(id).catch(() => null);
       if (!state?.values) return null;
       // A LangGraph server keeps nothing of a cut-off answer: the text the reader saw is written back here.
-      const keep = usesStandardApi() ? stoppedAnswerToKeep(((state.values as { messages?: unknown[] }).messages ?? []), streamed ?? null) : null;
+      const messages = (state.values as { messages?: unknown[] }).messages ?? [];
+      const keep = usesStandardApi() ? stoppedAnswerToKeep(messages, streamed) : null;
       if (keep) {
         const kept = await client.threads
           .updateState(id, { values: { messages: [keep] }, asNode: OUTSIDE_WRITE_NODE })
-          .then(() => client.threads.getState<S>(id))
-          .catch(() => null);
-        if (kept?.values) state = kept;
+          .then(() => client.threads.getState<S>(id).catch(() => null))
+          .catch((err: unknown) => {
+            // Refused (the thread busy again: another tab sent at once) or unreachable: the text
+            // stays on this screen, not kept by the server; a reload will not show it.
+            console.warn("[stop] the stopped answer could not be kept on the LangGraph server", err);
+            return null;
+          });
+        state = kept?.values ? kept : { ...state, values: { ...state.values, messages: [...messages, keep] } as S };
       }
       mutateRef.current?.(state.values as Partial<S>);
       return state.values as S;

@@ -108,3 +108,42 @@ describe("forwarder headers", () => {
     }
   });
 });
+
+describe("state writes beside a waiting rename", () => {
+  it("another state write (Stop's kept answer) goes upstream after the rename waiting for the run has landed", async () => {
+    const writes: string[] = [];
+    let busy = true;
+    const fwd = createForwarder(
+      { apiUrl: "http://up.example", apiKey: null, mode: "local", secret: null, guard: guardConfigFromEnv({}), searchScan: 5000 },
+      {
+        fetch: async (url, init) => {
+          const path = new URL(String(url)).pathname;
+          if (path === "/threads/t1/runs") {
+            // The run ends a moment after the rename was refused as busy.
+            await new Promise((r) => setTimeout(r, 150));
+            busy = false;
+            return Response.json([]);
+          }
+          if (path === "/threads/t1/state" && init?.method === "POST") {
+            const body = JSON.parse(String(await new Response(init.body).text())) as { values: { title?: string; messages?: unknown[] } };
+            const what = body.values.title ? `title ${body.values.title}` : "messages";
+            if (what.startsWith("title") && busy) {
+              writes.push(`${what}: busy`);
+              return Response.json({ detail: "Thread is busy" }, { status: 409 });
+            }
+            writes.push(what);
+            return Response.json({ checkpoint: { checkpoint_id: "c" } });
+          }
+          return Response.json({ detail: "not here" }, { status: 404 });
+        },
+      },
+    );
+    const post = (values: unknown, extra = {}) =>
+      fwd.handle(new Request("http://127.0.0.1:3000/api/langgraph/threads/t1/state", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values, ...extra }) }));
+    const rename = await post({ title: "My trip" });
+    expect(rename.status).toBeLessThan(300);
+    const kept = await post({ messages: [{ type: "ai", id: "a1", content: "Tides are", response_metadata: { threadline_stopped: true } }] }, { as_node: "TitleMiddleware.after_agent" });
+    expect(kept.status).toBe(200);
+    expect(writes).toEqual(["title My trip: busy", "title My trip", "messages"]);
+  });
+});

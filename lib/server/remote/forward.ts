@@ -42,6 +42,14 @@ export interface Forwarder {
   handle(req: Request): Promise<Response>;
 }
 
+/** How long another state write waits for the thread's pending rename to land first. */
+const RENAME_FIRST_MS = 5_000;
+const settledWithin = (p: Promise<unknown>, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void p.finally(() => (clearTimeout(timer), resolve()));
+  });
+
 export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}): Forwarder {
   const upstream: UpstreamFetch = createUpstreamFetch(config, deps.fetch);
   const renames = new PendingRenames(upstream, deps.journal ?? null);
@@ -63,6 +71,10 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
       if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);
       if (rename) return await renames.rename(threadIdIn(STATE_UPDATE.exec(path)![1]), rename.values, who);
+      // Any other state write (Stop's kept answer) goes after the thread's rename waiting to be
+      // written, if one is (for at most a few seconds): two writes built on one checkpoint would
+      // each drop the other's change.
+      if (req.method === "POST" && STATE_UPDATE.test(path)) await settledWithin(renames.settled(threadIdIn(STATE_UPDATE.exec(path)![1])), RENAME_FIRST_MS);
       const scan = req.method === "POST" && path === "/threads/search" && body ? titleScanOf(parseOrNull(body)) : null;
       if (scan) return await searchTitles(req, scan, who);
       if (req.method === "POST" && path === "/threads/count" && body && hasTitleSearch(parseOrNull(body))) {
