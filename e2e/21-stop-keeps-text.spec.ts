@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { ChatPage } from "./pages/ChatPage";
-import { apiClient, expect, takeAllRunSlots, test } from "./support";
+import { apiClient, expect, keptStoppedAnswer, takeAllRunSlots, test } from "./support";
 
 const unsentKeys = (page: Page) => page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("threadline:unsent") ?? "{}") as object));
 
@@ -24,19 +24,8 @@ async function sendWithRequestHeld(page: Page, chat: ChatPage, text: string, fil
 }
 
 test("Stop keeps the text written so far, marked stopped, after reload too; the next message follows it", async ({ page, chat }) => {
-  const id = await chat.startConversation("Explain how tides work, in detail please");
-  const seen = await chat.waitForAnswerWords(6);
-  await chat.stopButton.click();
-  await expect(chat.sendButton).toBeVisible();
-  await expect(chat.stoppedMarks).toHaveCount(1);
-  await expect(chat.assistantMessages).toHaveCount(1);
-
-  const state = await apiClient().threads.getState<{ messages: Msg[] }>(id);
-  const kept = state.values.messages.at(-1)!;
-  expect(kept.type).toBe("ai");
-  expect(kept.response_metadata?.threadline_stopped).toBe(true);
-  expect(kept.content.startsWith(seen.trim().split(/\s+/).slice(0, 6).join(" "))).toBe(true);
-  expect(kept.content).not.toMatch(/restart the server\.$/); // cut short, not the whole reply
+  const { id, seen } = await chat.stopFirstAnswer("Explain how tides work, in detail please");
+  const kept = await keptStoppedAnswer(id, seen);
   await expect(chat.assistantMessages.first()).toContainText(kept.content.trim());
 
   await page.reload();

@@ -87,4 +87,21 @@ export const keptFileKeys = (page: Page) =>
       }),
   );
 
+/** A stopped answer as the server holds it: the thread's last message, an assistant's, marked stopped. */
+export type KeptMessage = { type: string; id?: string; content: string; response_metadata?: Record<string, unknown> };
+
+/**
+ * The answer the server kept for a Stop after `seen` was on screen: the thread's last message,
+ * marked stopped, starting with what was seen and cut short of the offline model's whole reply.
+ */
+export async function keptStoppedAnswer(threadId: string, seen: string): Promise<KeptMessage> {
+  const state = await apiClient().threads.getState<{ messages: KeptMessage[] }>(threadId);
+  const kept = state.values.messages.at(-1)!;
+  expect(kept.type).toBe("ai");
+  expect(kept.response_metadata?.threadline_stopped).toBe(true);
+  expect(kept.content.startsWith(seen.trim().split(/\s+/).slice(0, 6).join(" "))).toBe(true);
+  expect(kept.content).not.toMatch(/restart the server\.$/); // cut short, not the whole reply
+  return kept;
+}
+
 export { expect };

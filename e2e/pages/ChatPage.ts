@@ -106,6 +106,20 @@ export class ChatPage {
     return (await answer.textContent()) ?? "";
   }
 
+  /**
+   * A new conversation whose first answer is stopped once `words` words of it are on screen: waits
+   * until the page shows it stopped (one answer, marked). Its thread id and the text seen.
+   */
+  async stopFirstAnswer(question: string, words = 6): Promise<{ id: string; seen: string }> {
+    const id = await this.startConversation(question);
+    const seen = await this.waitForAnswerWords(words);
+    await this.stopButton.click();
+    await expect(this.sendButton).toBeVisible();
+    await expect(this.stoppedMarks).toHaveCount(1);
+    await expect(this.assistantMessages).toHaveCount(1);
+    return { id, seen };
+  }
+
   async isStreaming(): Promise<boolean> {
     return this.stopButton.isVisible();
   }
