@@ -21,8 +21,8 @@ const RUN_ID_WAIT_MS = 5_000;
  * run nobody cancels (runs continue when their client leaves).
  * Returns useStream's `onStop` option, `noteRun` (call it with every run this view starts or
  * joins) and the Stop handler (given useStream's `stop`, the id of the message this view sent
- * last, if any, and the answer on screen when Stop was pressed), which resolves to the thread's
- * values as read back after the stop (null when they could not be read).
+ * last, if any, and a getter of the answer on screen, read once the run has ended), which
+ * resolves to the thread's values as read back after the stop (null when they could not be read).
  * In front of a LangGraph server, which keeps nothing of a cut-off answer, the answer on screen
  * is written into the thread from here, marked stopped as Threadline's own server marks it.
  * With no run id in time (the request stalled, or its answer did), the thread's runs are read: a
