@@ -28,7 +28,7 @@ const api = createApi({
   checkpointer: app.checkpointer,
   graph: app.agent.graph as unknown as AgentGraph,
   titleConfig: app.titleConfig,
-  runLimits: { ...DEFAULT_RUN_LIMITS, maxConcurrentRuns: 64, fullReplayMs: FULL_REPLAY_MS },
+  runLimits: { maxConcurrentRuns: 64, fullReplayMs: FULL_REPLAY_MS },
 });
 await api.ready;
 const base = "http://threadline.test/api/langgraph";

@@ -68,13 +68,14 @@ export function createForwarder(config: RemoteConfig, deps: ForwarderDeps = {}):
       // `GET /info` needs no identity, as on the embedded API and a LangGraph server (health checks).
       const who = config.mode === "accounts" && !(req.method === "GET" && path === "/info") ? await whoIs(req) : null;
       const body = req.method === "GET" || req.method === "HEAD" || !req.body ? undefined : await readCapped(req.body, req.headers.get("content-length"), bodyLimitFor(req.method, patternOf(path)));
-      const rename = req.method === "POST" && STATE_UPDATE.test(path) && body ? renameOf(parseOrNull(body)) : null;
+      const stateWrite = req.method === "POST" ? STATE_UPDATE.exec(path) : null;
+      const rename = stateWrite && body ? renameOf(parseOrNull(body)) : null;
       if (rename && !rename.ok) return jsonResponse({ detail: `title-invalid: ${rename.message}` }, 422);
-      if (rename) return await renames.rename(threadIdIn(STATE_UPDATE.exec(path)![1]), rename.values, who);
+      if (stateWrite && rename) return await renames.rename(threadIdIn(stateWrite[1]), rename.values, who);
       // Any other state write (Stop's kept answer) goes after the thread's rename waiting to be
       // written, if one is (for at most a few seconds): two writes built on one checkpoint would
       // each drop the other's change.
-      if (req.method === "POST" && STATE_UPDATE.test(path)) await settledWithin(renames.settled(threadIdIn(STATE_UPDATE.exec(path)![1])), RENAME_FIRST_MS);
+      if (stateWrite) await settledWithin(renames.settled(threadIdIn(stateWrite[1])), RENAME_FIRST_MS);
       const scan = req.method === "POST" && path === "/threads/search" && body ? titleScanOf(parseOrNull(body)) : null;
       if (scan) return await searchTitles(req, scan, who);
       if (req.method === "POST" && path === "/threads/count" && body && hasTitleSearch(parseOrNull(body))) {
